@@ -1,0 +1,34 @@
+#!/bin/sh
+# Install the Debian packages advshim needs to build and test.
+# Quiet and idempotent: does nothing when all of them are present.
+set -u
+pkgs="gcc make pkg-config libconfig-dev uthash-dev libcriterion-dev strace
+      gnuplot-nox busybox-static qemu-system-x86 cpio xz-utils zstd kmod
+      e2fsprogs clang libclang-rt-14-dev procps util-linux"
+
+missing=
+for p in $pkgs; do
+	st=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null)
+	case "$st" in
+	ii*) ;;
+	*) missing="$missing $p" ;;
+	esac
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "advshim: missing packages:$missing" >&2
+	echo "advshim: run 'make deps' as root, or: apt-get install$missing" >&2
+	exit 1
+fi
+echo "advshim: installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+if ! apt-get install -y -qq --no-install-recommends $missing >/tmp/advshim-deps.log 2>&1; then
+	apt-get update -qq >>/tmp/advshim-deps.log 2>&1
+	apt-get install -y -qq --no-install-recommends $missing \
+		>>/tmp/advshim-deps.log 2>&1 || {
+		echo "advshim: apt-get failed, see /tmp/advshim-deps.log" >&2
+		tail -n 20 /tmp/advshim-deps.log >&2
+		exit 1
+	}
+fi

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * policy.h - advshim policies: which advice reaches the kernel, per file.
+ *
+ * A policy is parsed once (from a buffer; callers read files themselves or
+ * use policy_load_file()) into an immutable rule set.  After loading, every
+ * function here is safe for any number of concurrent readers.  Nothing in
+ * policy/ calls exit(), abort() or assert(): errors come back as -1 with a
+ * struct policy_error that says file:line and what is wrong.
+ *
+ * Matching: rules are tried in order, the first rule whose `match` globs
+ * accept the path wins.  A path matched by no rule passes through (NULL).
+ * A matching rule with no action for an advice keeps that advice.
+ */
+#ifndef ADVSHIM_POLICY_H
+#define ADVSHIM_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* The two advice families: madvise()/posix_madvise(), and posix_fadvise(). */
+enum adv_family {
+	ADV_FAMILY_MADVISE,
+	ADV_FAMILY_FADVISE,
+	ADV_NR_FAMILIES
+};
+
+/* Advice normalised across APIs (numeric values differ per call). */
+enum adv_kind {
+	ADV_NORMAL,
+	ADV_RANDOM,
+	ADV_SEQUENTIAL,
+	ADV_WILLNEED,
+	ADV_DONTNEED,
+	ADV_NOREUSE,		/* fadvise only */
+	ADV_OTHER,		/* anything else, unknown values included */
+	ADV_NR_KINDS
+};
+
+enum adv_act {
+	ADV_ACT_KEEP,		/* pass the caller's advice unchanged */
+	ADV_ACT_REWRITE,	/* issue `to` instead */
+	ADV_ACT_SKIP,		/* issue nothing, report success */
+};
+
+struct adv_action {
+	enum adv_act act;
+	enum adv_kind to;	/* valid when act == ADV_ACT_REWRITE */
+};
+
+/* Actions applied once when a matching file is mapped (bit mask). */
+enum map_act {
+	MAP_ACT_NOREUSE = 1u << 0,	/* posix_fadvise(fd, 0, 0, NOREUSE) */
+	MAP_ACT_NORMAL = 1u << 1,	/* posix_fadvise(fd, 0, 0, NORMAL) */
+};
+
+enum policy_log_level {
+	POLICY_LOG_OFF,
+	POLICY_LOG_WARN,	/* default */
+	POLICY_LOG_INFO,	/* + first rewrite per file */
+	POLICY_LOG_DEBUG,	/* + every advice call */
+};
+
+struct policy_log {
+	enum policy_log_level level;
+	char *target;		/* "stderr" or an absolute file path */
+};
+
+struct policy_rule {
+	char *name;		/* from `name`, else "rule N" (1-based) */
+	int line;		/* line of the rule in its source */
+	char **globs;
+	size_t nr_globs;
+	struct adv_action action[ADV_NR_FAMILIES][ADV_NR_KINDS];
+	unsigned int on_map;	/* enum map_act bits */
+};
+
+struct policy {
+	char *source;		/* file name, or "<default>" */
+	int version;
+	struct policy_log log;
+	char **processes;	/* executable names; nr_processes == 0: all */
+	size_t nr_processes;
+	struct policy_rule *rules;
+	size_t nr_rules;
+	bool has_watch;		/* a `watch` group is present (see watch_conf) */
+};
+
+#define POLICY_ERR_MSG 256
+struct policy_error {
+	char file[256];
+	int line;		/* 0 when no line applies (I/O errors) */
+	char msg[POLICY_ERR_MSG];
+};
+
+/* The embedded default policy's text (MADV_RANDOM on files -> normal). */
+extern const char policy_default_text[];
+
+/*
+ * policy_parse_buffer - parse policy text.  @name is used in errors.
+ * Returns 0 and sets *out, or -1 and fills *err.
+ */
+int policy_parse_buffer(const char *buf, const char *name,
+			struct policy **out, struct policy_error *err);
+
+/* policy_load_file - read @path and parse it; -1 + *err on any failure. */
+int policy_load_file(const char *path, struct policy **out,
+		     struct policy_error *err);
+
+/* policy_load_default - parse the embedded default; only fails on ENOMEM. */
+int policy_load_default(struct policy **out, struct policy_error *err);
+
+void policy_free(struct policy *p);
+
+/* policy_match - first rule matching @path, or NULL (pass through). */
+const struct policy_rule *policy_match(const struct policy *p,
+				       const char *path);
+
+/* policy_decide - the action of @rule (may be NULL: keep) for an advice. */
+struct adv_action policy_decide(const struct policy_rule *rule,
+				enum adv_family family, enum adv_kind kind);
+
+/* policy_selects_process - true if the policy acts in executable @exe. */
+bool policy_selects_process(const struct policy *p, const char *exe);
+
+/* policy_print - the effective rules, as `advshim check` shows them. */
+void policy_print(const struct policy *p, FILE *f);
+
+/*
+ * Globs: `*` and `?` stay inside one path component, `**` as a whole
+ * component crosses any number of them, [...] classes as in fnmatch.
+ * glob_validate returns 0, or -1 with *why set to a static message.
+ */
+bool glob_match(const char *pattern, const char *path);
+int glob_validate(const char *pattern, const char **why);
+
+/* Advice names and numeric conversions (Linux values). */
+const char *adv_kind_name(enum adv_kind kind);
+int adv_kind_parse(const char *name, enum adv_kind *kind);	/* 0 / -1 */
+enum adv_kind adv_from_madvise(int advice);	/* MADV_* == POSIX_MADV_* */
+enum adv_kind adv_from_fadvise(int advice);	/* POSIX_FADV_* */
+int adv_to_madvise(enum adv_kind kind);		/* -1 if none */
+int adv_to_fadvise(enum adv_kind kind);		/* -1 if none */
+
+#endif /* ADVSHIM_POLICY_H */
