@@ -1,0 +1,429 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# lab.sh - the advshim MGLRU lab: boot a Debian kernel that has MGLRU under
+# qemu, run advshim experiments inside it, bring the results back.
+#
+# This machine's kernel has no lru_gen, so the stall and its fixes can only
+# be measured in a VM.  The guest is a busybox initramfs holding the
+# project's binaries (with the shared libraries ldd lists), mke2fs and the
+# brd/virtio_blk modules; the data lives in an ext4 filesystem on a brd
+# ramdisk (page cache on tmpfs is shmem and would not show the bug).  A job
+# (a guest script plus its files) is appended to the base initramfs as a
+# second cpio archive; the guest tars /out onto a raw virtio disk that the
+# host unpacks.
+#
+# Usage: tools/lab/lab.sh COMMAND [ARGS]
+#   available        exit 0 when qemu and the kernel package can be had
+#   fetch            download (once) and unpack the kernel package
+#   initramfs        build the base initramfs
+#   probe            print the accelerator qemu can use here (kvm|tcg)
+#   shell            boot and give an interactive guest shell (debugging)
+#   job OUT SCRIPT [FILE...]
+#                    boot, run SCRIPT in the guest with FILEs next to it
+#                    in /lab/job, unpack its /out into OUT
+#   smoke            the lab smoke test (make lab-smoke)
+#   lab              the full five-arm lab experiment (make lab)
+#   demo             a short three-arm experiment for make demo
+#
+# Environment:
+#   LAB_KERNEL=6.12|6.1   kernel series (default 6.12)
+#   BUILD=DIR             project build directory (default build)
+#   LAB_DIR=DIR           lab work directory (default $BUILD/lab)
+#   LAB_ACCEL=auto|kvm|tcg  (default auto: KVM if a probe boot works)
+#   LAB_MEM_MB, LAB_SMP   guest memory and CPUs (2048, 2)
+#   LAB_TIMEOUT=S         hard limit for one boot (per command default)
+#   LAB_REFRESH=1         re-resolve the newest kernel package version
+#   LAB_VERBOSE=1         show the whole guest console
+set -euo pipefail
+
+LAB_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=$(cd "$LAB_SRC/../.." && pwd)
+BUILD=${BUILD:-build}
+case $BUILD in /*) ;; *) BUILD=$TOP/$BUILD ;; esac
+LAB_DIR=${LAB_DIR:-$BUILD/lab}
+CACHE=$LAB_DIR/cache
+LAB_KERNEL=${LAB_KERNEL:-6.12}
+LAB_ACCEL=${LAB_ACCEL:-auto}
+LAB_MEM_MB=${LAB_MEM_MB:-2048}
+LAB_SMP=${LAB_SMP:-2}
+LAB_VERBOSE=${LAB_VERBOSE:-0}
+
+# The project's binaries the guest gets (those that exist are copied; the
+# jobs check for the ones they need and say which is missing).
+PROJECT_BINS="advshim libadvshim.so advshim-watch advshim-load advshim-ab"
+# Kernel modules the guest loads, in order (their dependencies are added).
+GUEST_MODULES="brd virtio_blk"
+
+die() {
+	echo "lab: error: $*" >&2
+	exit 1
+}
+
+note() {
+	echo "lab: $*" >&2
+}
+
+need_cmd() {
+	command -v "$1" >/dev/null 2>&1 ||
+		die "'$1' not found: install the Debian package '$2' (make deps does)"
+}
+
+# ---------------------------------------------------------------- kernel
+
+# Package name patterns for a kernel series, best first.
+kernel_patterns() {
+	case $LAB_KERNEL in
+	6.12)
+		echo '^linux-image-6\.12\.[0-9]+\+deb12-cloud-amd64-unsigned$'
+		;;
+	6.1)
+		echo '^linux-image-6\.1\.0-[0-9]+-cloud-amd64-unsigned$'
+		echo '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$'
+		;;
+	*)
+		die "LAB_KERNEL=$LAB_KERNEL is not supported (use 6.12 or 6.1)"
+		;;
+	esac
+}
+
+# Newest cached .deb of the series, if any.
+cached_deb() {
+	local pat deb
+	for pat in $(kernel_patterns); do
+		deb=$(ls "$CACHE"/debs/*.deb 2>/dev/null |
+			while read -r f; do
+				n=$(basename "$f"); n=${n%%_*}
+				[[ $n =~ $pat ]] && echo "$f"
+			done | sort -V | tail -n 1)
+		[ -n "$deb" ] && { echo "$deb"; return 0; }
+	done
+	return 1
+}
+
+# Candidate package names from apt's lists, newest first.
+apt_candidates() {
+	local pat
+	for pat in $(kernel_patterns); do
+		apt-cache search --names-only "$pat" 2>/dev/null |
+			awk '{ print $1 }' | sort -rV
+	done
+}
+
+# Downloads the newest package of the series that apt can fetch.
+download_kernel() {
+	local names name
+	need_cmd apt-get apt
+	names=$(apt_candidates)
+	if [ -z "$names" ]; then
+		if [ "$(id -u)" = 0 ]; then
+			note "no linux-image $LAB_KERNEL package in apt's lists; running apt-get update"
+			apt-get update -qq >&2 ||
+				die "apt-get update failed: cannot reach Debian's package registry"
+			names=$(apt_candidates)
+		else
+			die "no linux-image $LAB_KERNEL package in apt's lists and not root: run 'apt-get update' as root (needs bookworm-security in sources.list)"
+		fi
+	fi
+	[ -n "$names" ] ||
+		die "Debian has no package matching $(kernel_patterns | head -n 1) in apt's sources (is bookworm-security in sources.list?)"
+	mkdir -p "$CACHE/debs"
+	for name in $names; do
+		note "downloading $name"
+		if (cd "$CACHE/debs" && apt-get download -q "$name" >"$CACHE/apt-download.log" 2>&1); then
+			return 0
+		fi
+		note "could not download $name: $(tail -n 1 "$CACHE/apt-download.log")"
+	done
+	die "cannot download any linux-image $LAB_KERNEL package from Debian's registry (network?); see $CACHE/apt-download.log"
+}
+
+# Unpacks vmlinuz and the modules the guest needs; prints the kernel dir.
+fetch_kernel() {
+	local deb kver kdir x m ko dep
+	if [ "${LAB_REFRESH:-0}" = 1 ] || ! deb=$(cached_deb); then
+		download_kernel
+		deb=$(cached_deb) || die "downloaded package not found in $CACHE/debs"
+	fi
+	kver=$(dpkg-deb -f "$deb" Package | sed 's/^linux-image-//; s/-unsigned$//')
+	kdir=$CACHE/kernel-$kver
+	if [ -f "$kdir/.done" ]; then
+		echo "$kdir"
+		return 0
+	fi
+	note "unpacking $(basename "$deb")"
+	rm -rf "$kdir" "$kdir.tmp"
+	mkdir -p "$kdir.tmp/modules"
+	x=$kdir.tmp/deb
+	dpkg-deb -x "$deb" "$x"
+	cp "$x"/boot/vmlinuz-* "$kdir.tmp/vmlinuz" ||
+		die "$(basename "$deb") has no /boot/vmlinuz-*"
+	cp "$x"/boot/config-* "$kdir.tmp/config"
+	grep -q '^CONFIG_LRU_GEN=y' "$kdir.tmp/config" ||
+		die "$(basename "$deb") was built without CONFIG_LRU_GEN"
+	# Modules in load order, dependencies first (read from .modinfo:
+	# the package ships no modules.dep, depmod makes it at install).
+	local todo=$GUEST_MODULES order=
+	while [ -n "$todo" ]; do
+		set -- $todo
+		m=$1; shift; todo="$*"
+		case " $order " in *" $m "*) continue ;; esac
+		ko=$(find "$x/lib/modules" -name "$m.ko*" | head -n 1)
+		if [ -z "$ko" ]; then
+			grep -q "^CONFIG_$(echo "$m" | tr a-z A-Z)=y" "$kdir.tmp/config" ||
+				note "module $m not found in the package (assuming built in)"
+			continue
+		fi
+		case $ko in
+		*.xz) xz -dc "$ko" >"$kdir.tmp/modules/$m.ko" ;;
+		*.zst) zstd -qdc "$ko" >"$kdir.tmp/modules/$m.ko" ;;
+		*) cp "$ko" "$kdir.tmp/modules/$m.ko" ;;
+		esac
+		dep=$(tr '\0' '\n' <"$kdir.tmp/modules/$m.ko" |
+			sed -n 's/^depends=//p' | tr ',' ' ')
+		local missing=
+		for d in $dep; do
+			case " $order " in *" $d "*) ;; *) missing="$missing $d" ;; esac
+		done
+		if [ -n "$missing" ]; then
+			todo="$missing $m $todo"
+		else
+			order="$order $m"
+		fi
+	done
+	echo "$order" >"$kdir.tmp/modules/order"
+	echo "$kver" >"$kdir.tmp/version"
+	rm -rf "$x"
+	mv "$kdir.tmp" "$kdir"
+	touch "$kdir/.done"
+	echo "$kdir"
+}
+
+# ------------------------------------------------------------- initramfs
+
+# Copies an ELF file and every shared library ldd lists (and the dynamic
+# loader) into the staging root at the same paths.
+copy_elf() {
+	local src=$1 dst=$2 root=$3 lib
+	mkdir -p "$(dirname "$root$dst")"
+	cp -L "$src" "$root$dst"
+	ldd "$src" 2>/dev/null | awk '
+		/=> \// { print $3; next }
+		/^[ \t]*\// { print $1 }' |
+	while read -r lib; do
+		[ -e "$root$lib" ] && continue
+		mkdir -p "$(dirname "$root$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+
+build_initramfs() {
+	local kdir=$1 out=$LAB_DIR/initramfs-$(cat "$kdir/version").cpio.gz
+	local root=$LAB_DIR/initramfs.root b a
+	need_cmd cpio cpio
+	need_cmd gzip gzip
+	need_cmd ldd libc-bin
+	need_cmd mke2fs e2fsprogs
+	[ -x /bin/busybox ] && file_is_static /bin/busybox ||
+		die "a static busybox is needed: install the Debian package 'busybox-static'"
+	rm -rf "$root"
+	mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,run,data,out,etc,lab/job,lib/modules}
+	cp /bin/busybox "$root/bin/busybox"
+	for a in $(/bin/busybox --list); do
+		[ "$a" = busybox ] || ln -sf busybox "$root/bin/$a"
+	done
+	copy_elf "$(command -v mke2fs)" /sbin/mke2fs "$root"
+	[ -f /etc/mke2fs.conf ] && cp /etc/mke2fs.conf "$root/etc/"
+	cp "$kdir"/modules/*.ko "$kdir/modules/order" "$root/lib/modules/"
+	mkdir -p "$root/opt/advshim/bin"
+	for b in $PROJECT_BINS; do
+		[ -e "$BUILD/$b" ] || continue
+		copy_elf "$BUILD/$b" "/opt/advshim/bin/$b" "$root"
+	done
+	cp "$LAB_SRC"/guest/*.sh "$root/lab/" 2>/dev/null || true
+	cp "$LAB_SRC/guest/init" "$root/init"
+	mkdir -p "$root/lab/experiments"
+	cp "$LAB_SRC"/experiments/* "$root/lab/experiments/" 2>/dev/null || true
+	chmod 755 "$root/init" "$root"/lab/*.sh
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$out.tmp"
+	mv "$out.tmp" "$out"
+	rm -rf "$root"
+	echo "$out"
+}
+
+file_is_static() {
+	! ldd "$1" >/dev/null 2>&1
+}
+
+# -------------------------------------------------------------- booting
+
+# KVM is used when a probe boot works; in nested setups it fails at once
+# ("failed to set MSR", "emulation failure"), then TCG is used.  The
+# answer is cached per host boot.
+pick_accel() {
+	local kdir=$1 base=$2 cache=$LAB_DIR/accel boot_id
+	case $LAB_ACCEL in
+	kvm|tcg) echo "$LAB_ACCEL"; return 0 ;;
+	auto) ;;
+	*) die "LAB_ACCEL=$LAB_ACCEL: use auto, kvm or tcg" ;;
+	esac
+	boot_id=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo none)
+	if [ -f "$cache" ] && [ "$(head -n 1 "$cache")" = "$boot_id" ]; then
+		tail -n 1 "$cache"
+		return 0
+	fi
+	local accel=tcg
+	if [ -w /dev/kvm ]; then
+		local probe=$LAB_DIR/probe
+		rm -rf "$probe"; mkdir -p "$probe"
+		printf '#!/bin/sh\necho LAB-KVM-OK\n' >"$probe/job.sh"
+		if run_qemu kvm "$kdir" "$base" "$probe" 60 "$probe/job.sh" \
+			>"$probe/log" 2>&1 && grep -q LAB-KVM-OK "$probe/out/console.log" 2>/dev/null; then
+			accel=kvm
+		else
+			note "KVM does not work here ($(grep -m1 -i -E 'error|fail' "$probe/qemu.err" || echo 'probe boot failed')); using TCG"
+		fi
+	fi
+	printf '%s\n%s\n' "$boot_id" "$accel" >"$cache"
+	echo "$accel"
+}
+
+# run_qemu ACCEL KDIR BASE_INITRAMFS RUNDIR TIMEOUT SCRIPT [FILE...]
+# Boots with SCRIPT as the guest job, streams the console, unpacks the
+# guest's /out into RUNDIR/out.  Returns the job's exit status.
+run_qemu() {
+	local accel=$1 kdir=$2 base=$3 rundir=$4 tmo=$5 script=$6 f
+	shift 6
+	local jobroot=$rundir/job.root cpu=max accel_opt
+	rm -rf "$jobroot" "$rundir/out"
+	mkdir -p "$jobroot/lab/job" "$rundir/out"
+	cp "$script" "$jobroot/lab/job/job.sh"
+	for f in "$@"; do
+		cp -r "$f" "$jobroot/lab/job/"
+	done
+	chmod 755 "$jobroot/lab/job/job.sh"
+	(cd "$jobroot" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) \
+		>"$rundir/job.cpio.gz"
+	cat "$base" "$rundir/job.cpio.gz" >"$rundir/initrd"
+	rm -rf "$jobroot"
+	# The results disk: the guest writes a tar stream onto it.
+	rm -f "$rundir/out.img"
+	truncate -s 512M "$rundir/out.img"
+	case $accel in
+	kvm) accel_opt=kvm; cpu=host ;;
+	*) accel_opt=tcg,thread=multi ;;
+	esac
+	local rc=0
+	timeout -k 10 "$tmo" qemu-system-x86_64 \
+		-accel "$accel_opt" -cpu "$cpu" -m "$LAB_MEM_MB" -smp "$LAB_SMP" \
+		-kernel "$kdir/vmlinuz" -initrd "$rundir/initrd" \
+		-append "console=ttyS0 panic=-1 quiet loglevel=4 lab.timeout=$tmo" \
+		-drive "file=$rundir/out.img,format=raw,if=virtio,cache=unsafe" \
+		-display none -vga none -serial stdio -monitor none \
+		-nodefaults -no-reboot </dev/null >"$rundir/console.raw" 2>"$rundir/qemu.err" &
+	local qpid=$!
+	show_console "$rundir/console.raw" "$qpid" &
+	local spid=$!
+	wait "$qpid" || rc=$?
+	wait "$spid" 2>/dev/null || true
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		note "the guest did not finish within $tmo s: killed (console: $rundir/console.raw)"
+		return 124
+	fi
+	if [ "$rc" != 0 ]; then
+		note "qemu failed (exit $rc): $(tail -n 3 "$rundir/qemu.err" | tr '\n' ' ')"
+		return "$rc"
+	fi
+	tar -xf "$rundir/out.img" -C "$rundir/out" 2>/dev/null ||
+		{ note "the guest wrote no results (console: $rundir/console.raw)"; return 1; }
+	rm -f "$rundir/out.img"
+	[ -f "$rundir/out/status" ] ||
+		{ note "the guest job left no status (console: $rundir/console.raw)"; return 1; }
+	return "$(cat "$rundir/out/status")"
+}
+
+# Streams the guest console while qemu runs: lines the guest scripts mark
+# with "lab:" (everything with LAB_VERBOSE=1), and kernel warnings.
+show_console() {
+	local file=$1 pid=$2
+	tail -n +1 -F --pid="$pid" "$file" 2>/dev/null | tr -d '\r' |
+	if [ "$LAB_VERBOSE" = 1 ]; then
+		sed -u 's/^/  | /'
+	else
+		grep --line-buffered -a -E '^(lab:|\[ *[0-9.]+\] .*(BUG|Oops|panic|oom|Killed|WARNING))' |
+			sed -u 's/^lab: /  | /'
+	fi
+}
+
+# boot_job RUNDIR TIMEOUT SCRIPT [FILE...]: everything needed, then a boot.
+boot_job() {
+	local rundir=$1 tmo=$2 kdir base accel
+	shift 2
+	need_cmd qemu-system-x86_64 qemu-system-x86
+	need_cmd timeout coreutils
+	kdir=$(fetch_kernel)
+	base=$(build_initramfs "$kdir")
+	accel=$(pick_accel "$kdir" "$base")
+	note "booting $(cat "$kdir/version") ($accel, ${LAB_SMP} CPUs, ${LAB_MEM_MB} MiB), limit ${tmo} s"
+	mkdir -p "$rundir"
+	run_qemu "$accel" "$kdir" "$base" "$rundir" "$tmo" "$@"
+}
+
+# ------------------------------------------------------------- commands
+
+cmd_available() {
+	command -v qemu-system-x86_64 >/dev/null 2>&1 ||
+		{ echo "lab: unavailable: qemu-system-x86_64 missing (Debian package qemu-system-x86)"; return 1; }
+	[ -x /bin/busybox ] && file_is_static /bin/busybox ||
+		{ echo "lab: unavailable: static busybox missing (Debian package busybox-static)"; return 1; }
+	if cached_deb >/dev/null; then
+		echo "lab: available (kernel $(basename "$(cached_deb)") cached)"
+		return 0
+	fi
+	if [ -n "$(apt_candidates | head -n 1)" ]; then
+		echo "lab: available (kernel package $(apt_candidates | head -n 1) from Debian)"
+		return 0
+	fi
+	echo "lab: unavailable: no linux-image $LAB_KERNEL package cached or in apt's lists"
+	return 1
+}
+
+cmd_shell() {
+	local kdir base accel
+	kdir=$(fetch_kernel)
+	base=$(build_initramfs "$kdir")
+	accel=$(pick_accel "$kdir" "$base")
+	[ "$accel" = kvm ] && accel=kvm || accel=tcg,thread=multi
+	exec qemu-system-x86_64 -accel "$accel" -cpu max -m "$LAB_MEM_MB" -smp "$LAB_SMP" \
+		-kernel "$kdir/vmlinuz" -initrd "$base" \
+		-append "console=ttyS0 panic=-1 quiet lab.shell=1" -nographic -no-reboot
+}
+
+cmd_job() {
+	[ $# -ge 2 ] || die "usage: lab.sh job OUTDIR SCRIPT [FILE...]"
+	local out=$1
+	shift
+	boot_job "$out" "${LAB_TIMEOUT:-900}" "$@"
+}
+
+main() {
+	local cmd=${1:-}
+	[ $# -gt 0 ] && shift
+	case $cmd in
+	available) cmd_available ;;
+	fetch) fetch_kernel ;;
+	initramfs) build_initramfs "$(fetch_kernel)" ;;
+	probe) local k; k=$(fetch_kernel); pick_accel "$k" "$(build_initramfs "$k")" ;;
+	shell) cmd_shell ;;
+	job) cmd_job "$@" ;;
+	smoke|lab|demo)
+		# shellcheck source=tools/lab/experiments.sh
+		. "$LAB_SRC/experiments.sh"
+		"exp_$cmd" "$@"
+		;;
+	-h|--help|help|'') sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' ;;
+	*) die "unknown command '$cmd' (try: lab.sh help)" ;;
+	esac
+}
+
+main "$@"
