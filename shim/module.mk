@@ -1,0 +1,37 @@
+# shim/: libadvshim.so, the LD_PRELOAD library, its unit and integration tests.
+SHIM_C_SRCS	:= $(wildcard shim/*.c)
+SHIM_S_SRCS	:= $(wildcard shim/*.S)
+SHIM_OBJS	:= $(SHIM_C_SRCS:%.c=$(OBJ)/%.o) $(SHIM_S_SRCS:%.S=$(OBJ)/%.o)
+SHIM_LIB	:= $(BUILD)/libadvshim.so
+SHIM_MAP	:= shim/libadvshim.map
+TARGETS		+= $(SHIM_LIB)
+
+# Only the interposers are exported (version script); everything else,
+# including the statically linked policy library, stays hidden.
+$(SHIM_OBJS): EXTRA_CFLAGS += -fvisibility=hidden
+
+$(OBJ)/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(SHIM_LIB): $(SHIM_OBJS) $(POLICY_LIB) $(SHIM_MAP)
+	$(CC) $(ALL_LDFLAGS) -shared -Wl,--version-script=$(SHIM_MAP) \
+		-Wl,-z,now -Wl,-z,defs -Wl,--exclude-libs,ALL \
+		-o $@ $(SHIM_OBJS) $(POLICY_LIB) $(CONFIG_LIBS) -ldl -lpthread
+
+# Unit tests: the table and the allocator need nothing else from the shim.
+SHIM_UNIT_TESTS	:= $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_maptable*.c tests/unit/test_shim_*.c))
+TARGETS		+= $(SHIM_UNIT_TESTS)
+
+$(BUILD)/tests/test_maptable: $(OBJ)/tests/unit/test_maptable.o $(OBJ)/shim/maptable.o $(OBJ)/shim/slab.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CRITERION_LIBS)
+
+$(BUILD)/tests/test_shim_%: $(OBJ)/tests/unit/test_shim_%.o $(filter-out $(OBJ)/shim/dlsym%,$(SHIM_OBJS)) $(POLICY_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CONFIG_LIBS) $(CRITERION_LIBS) -ldl -lpthread
+
+.PHONY: check-shim-unit
+CHECK_TARGETS	+= check-shim-unit
+check-shim-unit: $(SHIM_UNIT_TESTS)
+	@set -e; for t in $(SHIM_UNIT_TESTS); do echo "--- $$t"; $$t --jobs=1; done

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * slab.h - the shim's private allocator.
+ *
+ * Interposed mmap() may be called from inside malloc (jemalloc, tcmalloc,
+ * HotSpot), so the shim never calls malloc on its hot paths.  Memory comes
+ * from raw mmap in 64 KiB chunks carved into power-of-two size classes
+ * (16 B .. 4 KiB) with a free list each; bigger blocks are mapped directly.
+ *
+ * Locking: none inside.  The shim calls these only with its table lock
+ * held for writing (shim/state.c), unit tests from one thread.
+ */
+#ifndef ADVSHIM_SLAB_H
+#define ADVSHIM_SLAB_H
+
+#include <stddef.h>
+
+/*
+ * slab_alloc - @size zeroed bytes, or NULL with errno = ENOMEM.
+ * slab_free - give back a block; @size must be the size it was allocated
+ * with (callers always know it: nodes are fixed size, uthash passes it).
+ */
+void *slab_alloc(size_t size);
+void slab_free(void *p, size_t size);
+
+/* slab_bytes_mapped - bytes obtained from the kernel so far (stats, tests). */
+size_t slab_bytes_mapped(void);
+
+#endif /* ADVSHIM_SLAB_H */
