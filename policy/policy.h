@@ -143,4 +143,50 @@ enum adv_kind adv_from_fadvise(int advice);	/* POSIX_FADV_* */
 int adv_to_madvise(enum adv_kind kind);		/* -1 if none */
 int adv_to_fadvise(enum adv_kind kind);		/* -1 if none */
 
+/* --- Additions (policy/ engineer); everything above is the frozen contract. */
+
+/* adv_family_name - "madvise" or "fadvise" (the key names in the config). */
+const char *adv_family_name(enum adv_family family);
+
+/* adv_family_has - true if @family has advice @kind (NOREUSE: fadvise only). */
+bool adv_family_has(enum adv_family family, enum adv_kind kind);
+
+/*
+ * policy_match_glob - policy_match() that also says which glob fired:
+ * sets *glob (if non-NULL) to the index in rule->globs.  NULL if no rule
+ * matches (then *glob is untouched).
+ */
+const struct policy_rule *policy_match_glob(const struct policy *p,
+					    const char *path, size_t *glob);
+
+/*
+ * adv_action_format - "keep", "skip" or "rewrite to NAME" into @buf
+ * (size @size, truncated, always NUL-terminated).  Returns @buf.
+ */
+char *adv_action_format(struct adv_action a, char *buf, size_t size);
+
+/* policy_print_rule - one rule's block of policy_print() (no header). */
+void policy_print_rule(const struct policy *p, const struct policy_rule *rule,
+		       FILE *f);
+
+/*
+ * glob_matches_everything - true if @pattern matches every absolute path
+ * (only `**` components, after an optional leading slash): later rules can
+ * then never match.
+ */
+bool glob_matches_everything(const char *pattern);
+
+/* policy_log_level_name - "off", "warn", "info" or "debug". */
+const char *policy_log_level_name(enum policy_log_level level);
+
+/* policy_log_level_parse - the inverse: 0, or -1 for an unknown name. */
+int policy_log_level_parse(const char *name, enum policy_log_level *level);
+
+/*
+ * policy_error_format - "FILE:LINE: message" (or "FILE: message" when no
+ * line applies) into @buf of @size bytes, truncated.  Returns @buf.
+ */
+char *policy_error_format(const struct policy_error *err, char *buf,
+			  size_t size);
+
 #endif /* ADVSHIM_POLICY_H */

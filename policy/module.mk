@@ -1,0 +1,26 @@
+# policy/: config parsing, glob matching, advice names (libadvpolicy.a).
+# Linked into libadvshim.so and the tools; needs $(CONFIG_LIBS).
+POLICY_SRCS	:= $(wildcard policy/*.c)
+POLICY_OBJS	:= $(POLICY_SRCS:%.c=$(OBJ)/%.o)
+POLICY_LIB	:= $(BUILD)/libadvpolicy.a
+
+$(POLICY_LIB): $(POLICY_OBJS)
+	@mkdir -p $(dir $@)
+	$(AR) rcs $@ $^
+
+# Unit tests: every tests/unit/test_policy*.c and test_glob*.c in one binary.
+POLICY_TEST_SRCS := $(sort $(wildcard tests/unit/test_policy*.c tests/unit/test_glob*.c))
+POLICY_TEST_OBJS := $(POLICY_TEST_SRCS:%.c=$(OBJ)/%.o)
+POLICY_TEST	:= $(BUILD)/tests/test_policy
+
+$(POLICY_TEST): $(POLICY_TEST_OBJS) $(POLICY_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CONFIG_LIBS) $(CRITERION_LIBS)
+
+# check-policy: the unit tests, then the CLI scripts against build/advshim.
+.PHONY: check-policy
+check-policy: $(POLICY_TEST) $(BUILD)/advshim
+	$(POLICY_TEST) --jobs=2
+	sh tests/integration/cli/run.sh $(BUILD)/advshim tests/fixtures/policy
+
+CHECK_TARGETS	+= check-policy

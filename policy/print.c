@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+/*
+ * print.c - the effective policy as a table, for `advshim check` and
+ * `advshim explain`.  Every action is spelt out, defaults included, so
+ * what the shim will do never has to be inferred from what is missing.
+ */
+#include <string.h>
+
+#include "policy/policy.h"
+
+char *adv_action_format(struct adv_action a, char *buf, size_t size)
+{
+	if (!buf || !size)
+		return buf;
+	switch (a.act) {
+	case ADV_ACT_SKIP:
+		snprintf(buf, size, "skip");
+		break;
+	case ADV_ACT_REWRITE:
+		snprintf(buf, size, "rewrite to %s", adv_kind_name(a.to));
+		break;
+	default:
+		snprintf(buf, size, "keep");
+		break;
+	}
+	return buf;
+}
+
+char *policy_error_format(const struct policy_error *err, char *buf,
+			  size_t size)
+{
+	if (!buf || !size)
+		return buf;
+	if (!err)
+		snprintf(buf, size, "unknown error");
+	else if (err->line > 0)
+		snprintf(buf, size, "%s:%d: %s", err->file, err->line,
+			 err->msg);
+	else
+		snprintf(buf, size, "%s: %s", err->file, err->msg);
+	return buf;
+}
+
+static const enum adv_kind print_order[] = {
+	ADV_NORMAL, ADV_RANDOM, ADV_SEQUENTIAL, ADV_WILLNEED, ADV_DONTNEED,
+	ADV_NOREUSE, ADV_OTHER,
+};
+
+static void print_cell(const struct policy_rule *rule, enum adv_family fam,
+		       enum adv_kind kind, bool last, FILE *f)
+{
+	char buf[48];
+
+	if (!adv_family_has(fam, kind))
+		snprintf(buf, sizeof(buf), "-");
+	else
+		adv_action_format(policy_decide(rule, fam, kind), buf,
+				  sizeof(buf));
+	/* No padding after the last column: no trailing blanks. */
+	fprintf(f, last ? "%s\n" : "%-20s", buf);
+}
+
+void policy_print_rule(const struct policy *p, const struct policy_rule *rule,
+		       FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "rule \"%s\" (%s:%d)\n", rule->name,
+		p && p->source ? p->source : "?", rule->line);
+	fprintf(f, "  match:");
+	for (i = 0; i < rule->nr_globs; i++)
+		fprintf(f, "%s\"%s\"", i ? ", " : " ", rule->globs[i]);
+	fprintf(f, "\n  %-14s%-20s%s\n", "advice", "madvise family",
+		"fadvise family");
+	for (i = 0; i < sizeof(print_order) / sizeof(print_order[0]); i++) {
+		fprintf(f, "  %-14s", adv_kind_name(print_order[i]));
+		print_cell(rule, ADV_FAMILY_MADVISE, print_order[i], false, f);
+		print_cell(rule, ADV_FAMILY_FADVISE, print_order[i], true, f);
+	}
+	fprintf(f, "  on_map: ");
+	if (!rule->on_map)
+		fprintf(f, "nothing\n");
+	else if (rule->on_map & MAP_ACT_NOREUSE)
+		fprintf(f, "posix_fadvise(fd, 0, 0, POSIX_FADV_NOREUSE)\n");
+	else
+		fprintf(f, "posix_fadvise(fd, 0, 0, POSIX_FADV_NORMAL)\n");
+}
+
+static bool policy_has_catch_all(const struct policy *p)
+{
+	size_t i, j;
+
+	for (i = 0; i < p->nr_rules; i++)
+		for (j = 0; j < p->rules[i].nr_globs; j++)
+			if (glob_matches_everything(p->rules[i].globs[j]))
+				return true;
+	return false;
+}
+
+void policy_print(const struct policy *p, FILE *f)
+{
+	size_t i;
+
+	if (!p || !f)
+		return;
+	fprintf(f, "policy %s (version %d)\n", p->source, p->version);
+	fprintf(f, "log: level %s, target %s\n",
+		policy_log_level_name(p->log.level), p->log.target);
+	fprintf(f, "processes:");
+	if (!p->nr_processes)
+		fprintf(f, " all\n");
+	for (i = 0; i < p->nr_processes; i++)
+		fprintf(f, "%s%s%s", i ? ", " : " ", p->processes[i],
+			i + 1 == p->nr_processes ? "\n" : "");
+	if (p->has_watch)
+		fprintf(f, "watch: present (checked by advshim-watch)\n");
+	if (!p->nr_rules) {
+		fprintf(f, "no rules: every advice passes through\n");
+		return;
+	}
+	fprintf(f, "rules (first match wins; madvise family = madvise and "
+		"posix_madvise):\n");
+	for (i = 0; i < p->nr_rules; i++) {
+		fprintf(f, "\n%zu. ", i + 1);
+		policy_print_rule(p, &p->rules[i], f);
+	}
+	if (!policy_has_catch_all(p))
+		fprintf(f, "\nany other path: every advice passes through\n");
+}
