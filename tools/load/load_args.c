@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: MIT
+/*
+ * load_args.c - advshim-load command line.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "tools/load/load.h"
+
+static const char usage_text[] =
+"usage: advshim-load random [options] FILE\n"
+"       advshim-load stream [options] FILE\n"
+"\n"
+"random: THREADS threads of one process map FILE, apply ADVICE with\n"
+"posix_madvise (like Lucene) and run queries of K dependent reads of one\n"
+"record at zipf(THETA)-distributed record offsets.\n"
+"  -t, --threads N         reader threads (default 4)\n"
+"  -k, --reads K           dependent reads per query (default 16)\n"
+"  -r, --record SIZE       bytes touched per read (default 4k)\n"
+"  -z, --theta T           zipf exponent, >= 0 (default 0.8; 0 = uniform)\n"
+"  -a, --advice A          random|normal|sequential|none (default random)\n"
+"  -i, --interval-ms MS    report interval (default 1000)\n"
+"  -d, --duration SEC      run time in seconds (default 0: until a signal)\n"
+"      --no-shuffle        hot records at the start of the file\n"
+"stream: read FILE sequentially LOOPS times.\n"
+"  -v, --via mmap|read     through a normal mmap (default) or read(2)\n"
+"  -l, --loops N           passes over the file (default 1)\n"
+"  -D, --delay-ms MS       wait before the first pass (default 0)\n"
+"  -b, --block SIZE        read(2) size (default 1M)\n"
+"both:\n"
+"  -s, --size SIZE         create FILE with SIZE random bytes if missing;\n"
+"                          an existing FILE must have this size\n"
+"  -S, --seed N            random seed (default 1)\n"
+"  -j, --json              JSON lines instead of TSV\n"
+"  -h, --help              this text\n"
+"SIZE takes k, M, G, T suffixes (powers of 1024).  SIGINT/SIGTERM print\n"
+"the summary and exit 0.\n";
+
+int parse_size(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	unsigned int shift = 0;
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+') {
+		errno = EINVAL;
+		return -1;
+	}
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return errno = errno ? errno : EINVAL, -1;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	case 't': case 'T': shift = 40; end++; break;
+	default: break;
+	}
+	if (shift && !strcasecmp(end, "ib"))
+		end += 2;
+	else if (!strcasecmp(end, "b"))
+		end++;
+	if (*end) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (shift && v > (UINT64_MAX >> shift)) {
+		errno = ERANGE;
+		return -1;
+	}
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+static int bad(const char *opt, const char *val, const char *why)
+{
+	fprintf(stderr, "advshim-load: %s '%s': %s\n", opt, val, why);
+	return -1;
+}
+
+static int parse_uint(const char *opt, const char *s, unsigned int min,
+		      unsigned int max, unsigned int *out)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (!*s || *s == '-' || *end || errno)
+		return bad(opt, s, "not a non-negative integer");
+	if (v < min || v > max) {
+		fprintf(stderr, "advshim-load: %s '%s': must be %u..%u\n",
+			opt, s, min, max);
+		return -1;
+	}
+	*out = (unsigned int)v;
+	return 0;
+}
+
+static int parse_double(const char *opt, const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (!*s || *end || errno || !isfinite(v) || v < 0)
+		return bad(opt, s, "not a finite number >= 0");
+	*out = v;
+	return 0;
+}
+
+static int parse_advice(const char *s, enum load_advice *a)
+{
+	static const char *const names[] = {
+		[ADVICE_NONE] = "none", [ADVICE_NORMAL] = "normal",
+		[ADVICE_RANDOM] = "random", [ADVICE_SEQUENTIAL] = "sequential",
+	};
+
+	for (unsigned int i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(s, names[i])) {
+			*a = (enum load_advice)i;
+			return 0;
+		}
+	}
+	return bad("--advice", s, "expected random, normal, sequential or none");
+}
+
+const char *advice_name(enum load_advice a)
+{
+	switch (a) {
+	case ADVICE_NORMAL: return "normal";
+	case ADVICE_RANDOM: return "random";
+	case ADVICE_SEQUENTIAL: return "sequential";
+	default: return "none";
+	}
+}
+
+static int parse_sz(const char *opt, const char *s, uint64_t min, uint64_t *out)
+{
+	if (parse_size(s, out))
+		return bad(opt, s, errno == ERANGE ? "too large" :
+			   "expected a size like 4096, 4k, 240M, 1G");
+	if (*out < min) {
+		fprintf(stderr, "advshim-load: %s '%s': must be at least %llu bytes\n",
+			opt, s, (unsigned long long)min);
+		return -1;
+	}
+	return 0;
+}
+
+static void set_defaults(struct load_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->seed = 1;
+	o->threads = 4;
+	o->reads = 16;
+	o->record = 4096;
+	o->theta = 0.8;
+	o->advice = ADVICE_RANDOM;
+	o->interval_ms = 1000;
+	o->shuffle = true;
+	o->via = VIA_MMAP;
+	o->loops = 1;
+	o->block = 1 << 20;
+}
+
+/* Options that make sense in one mode only are refused in the other. */
+static int check_mode(const struct load_opts *o, int c, const struct option *opts)
+{
+	static const char random_only[] = "tkrzaid\x01";
+	static const char stream_only[] = "vlDb";
+	const char *list = o->mode == LOAD_RANDOM ? stream_only : random_only;
+	const char *name = "?";
+
+	if (!c || !strchr(list, c))
+		return 0;
+	for (; opts->name; opts++)
+		if (opts->val == c)
+			name = opts->name;
+	fprintf(stderr, "advshim-load: option --%s is not valid in %s mode\n",
+		name, o->mode == LOAD_RANDOM ? "random" : "stream");
+	return -1;
+}
+
+static int parse_one(struct load_opts *o, int c, const char *arg)
+{
+	unsigned long long seed;
+	char *end;
+
+	switch (c) {
+	case 't': return parse_uint("--threads", arg, 1, 1024, &o->threads);
+	case 'k': return parse_uint("--reads", arg, 1, 1000000, &o->reads);
+	case 'r': return parse_sz("--record", arg, 1, &o->record);
+	case 'z': return parse_double("--theta", arg, &o->theta);
+	case 'a': return parse_advice(arg, &o->advice);
+	case 'i': return parse_uint("--interval-ms", arg, 10, 3600000, &o->interval_ms);
+	case 'd': return parse_double("--duration", arg, &o->duration_s);
+	case 1: o->shuffle = false; return 0;
+	case 'v':
+		if (!strcmp(arg, "mmap"))
+			o->via = VIA_MMAP;
+		else if (!strcmp(arg, "read"))
+			o->via = VIA_READ;
+		else
+			return bad("--via", arg, "expected mmap or read");
+		return 0;
+	case 'l': return parse_uint("--loops", arg, 1, 1000000, &o->loops);
+	case 'D': return parse_uint("--delay-ms", arg, 0, 86400000, &o->delay_ms);
+	case 'b': return parse_sz("--block", arg, 1, &o->block);
+	case 's': return parse_sz("--size", arg, 1, &o->size);
+	case 'S':
+		errno = 0;
+		seed = strtoull(arg, &end, 0);
+		if (!*arg || *end || errno || *arg == '-')
+			return bad("--seed", arg, "not a non-negative integer");
+		o->seed = seed;
+		return 0;
+	case 'j': o->json = true; return 0;
+	default: return -1;
+	}
+}
+
+int load_parse_args(int argc, char **argv, struct load_opts *o)
+{
+	static const struct option opts[] = {
+		{ "threads", required_argument, NULL, 't' },
+		{ "reads", required_argument, NULL, 'k' },
+		{ "record", required_argument, NULL, 'r' },
+		{ "theta", required_argument, NULL, 'z' },
+		{ "advice", required_argument, NULL, 'a' },
+		{ "interval-ms", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "no-shuffle", no_argument, NULL, 1 },
+		{ "via", required_argument, NULL, 'v' },
+		{ "loops", required_argument, NULL, 'l' },
+		{ "delay-ms", required_argument, NULL, 'D' },
+		{ "block", required_argument, NULL, 'b' },
+		{ "size", required_argument, NULL, 's' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *mode;
+	int c;
+
+	set_defaults(o);
+	if (argc < 2) {
+		fputs(usage_text, stderr);
+		return -1;
+	}
+	mode = argv[1];
+	if (!strcmp(mode, "-h") || !strcmp(mode, "--help")) {
+		fputs(usage_text, stdout);
+		return 1;
+	}
+	if (!strcmp(mode, "random")) {
+		o->mode = LOAD_RANDOM;
+	} else if (!strcmp(mode, "stream")) {
+		o->mode = LOAD_STREAM;
+	} else {
+		fprintf(stderr, "advshim-load: unknown mode '%s' (random or stream; see --help)\n",
+			mode);
+		return -1;
+	}
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "+t:k:r:z:a:i:d:v:l:D:b:s:S:jh",
+				opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage_text, stdout);
+			return 1;
+		}
+		if (c == '?') {
+			fputs("advshim-load: see --help\n", stderr);
+			return -1;
+		}
+		if (check_mode(o, c, opts) || parse_one(o, c, optarg))
+			return -1;
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "advshim-load: %s\n", optind >= argc ?
+			"missing FILE" : "one FILE expected, extra arguments given");
+		return -1;
+	}
+	o->file = argv[optind];
+	return 0;
+}
