@@ -561,10 +561,10 @@ static int parse_rule(struct parser *ps, const config_setting_t *g,
 		return perr(ps, g, "rules: element %zu: expected a group "
 			    "{ match = ...; ... }, got %s", idx + 1,
 			    type_name(g));
+	/* Count the rule now so that policy_free() frees what it holds. */
+	ps->p->nr_rules = idx + 1;
 	if (rule_name(ps, g, &rc, idx))
 		return -1;
-	/* The rule counts as parsed from here on (policy_free frees it). */
-	ps->p->nr_rules = idx + 1;
 	n = config_setting_length(g);
 	for (i = 0; i < n; i++)
 		if (parse_rule_key(ps, config_setting_get_elem(g,
