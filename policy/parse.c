@@ -324,11 +324,12 @@ static void allowed(enum adv_family fam, enum adv_kind kind, char *buf,
 	size_t len;
 	int k;
 
-	if (kind == ADV_OTHER) {
+	if (fam == ADV_FAMILY_FADVISE && kind == ADV_OTHER) {
 		snprintf(buf, size, "keep, skip");
 		return;
 	}
-	if (fam == ADV_FAMILY_MADVISE && kind == ADV_DONTNEED) {
+	if (fam == ADV_FAMILY_MADVISE &&
+	    (kind == ADV_DONTNEED || kind == ADV_OTHER)) {
 		snprintf(buf, size, "keep");
 		return;
 	}
@@ -367,6 +368,18 @@ static int parse_action(struct parser *ps, const config_setting_t *s,
 			    "MAP_PRIVATE file mappings it discards private "
 			    "copies, so \"%s\" would change memory contents "
 			    "(fadvise dontneed may be skipped)", rc->what, v);
+	/*
+	 * madvise values beyond the five named ones include MADV_REMOVE and
+	 * MADV_FREE (drop data), MADV_DONTFORK/WIPEONFORK (fork semantics)
+	 * and MADV_GUARD_INSTALL (protection): a program relies on their
+	 * effect, so claiming success without doing them is not safe.
+	 */
+	if (fam == ADV_FAMILY_MADVISE && kind == ADV_OTHER)
+		return perr(ps, s, "%s: madvise others can only be keep: it "
+			    "covers advice like MADV_REMOVE, MADV_FREE and "
+			    "MADV_DONTFORK whose effects programs rely on, so "
+			    "\"%s\" is unsafe (fadvise others may be skipped)",
+			    rc->what, v);
 	if (!strcmp(v, "skip")) {
 		a->act = ADV_ACT_SKIP;
 		return 0;
@@ -375,10 +388,10 @@ static int parse_action(struct parser *ps, const config_setting_t *s,
 		return perr(ps, s, "%s: unknown advice \"%s\" for key %s%s "
 			    "(expected %s)", rc->what, v, fk, key, exp);
 	if (kind == ADV_OTHER)
-		return perr(ps, s, "%s: %sothers can only be keep or skip: it "
-			    "stands for advice values with meanings of their "
-			    "own, rewriting them to \"%s\" is unsafe", rc->what,
-			    fk, v);
+		return perr(ps, s, "%s: fadvise.others can only be keep or "
+			    "skip: it stands for advice values with meanings of "
+			    "their own, rewriting them to \"%s\" is unsafe",
+			    rc->what, v);
 	if (to == ADV_DONTNEED)
 		return perr(ps, s, "%s: rewriting %s%s to dontneed would drop "
 			    "cached data (expected %s)", rc->what, fk, key,
@@ -640,6 +653,30 @@ static int parse_root(struct parser *ps, const config_setting_t *root)
 	return 0;
 }
 
+/*
+ * find_include - line number of the first `@include` directive, or 0.
+ * libconfig would resolve includes against the working directory of
+ * whichever process loads the policy (the shim runs in all of them), so
+ * they are refused outright.  A directive must start its line, and
+ * libconfig strings cannot span lines, so this scan has no false hits.
+ */
+static int find_include(const char *buf)
+{
+	const char *s = buf;
+	int line = 1;
+
+	for (;;) {
+		s += strspn(s, " \t\r");
+		if (!strncmp(s, "@include", 8))
+			return line;
+		s = strchr(s, '\n');
+		if (!s)
+			return 0;
+		s++;
+		line++;
+	}
+}
+
 static struct policy *policy_alloc(const char *name)
 {
 	struct policy *p = calloc(1, sizeof(*p));
@@ -682,6 +719,14 @@ int policy_parse_buffer(const char *buf, const char *name,
 		return -1;
 	}
 	config_init(&cfg);
+	err->line = find_include(buf);
+	if (err->line) {
+		snprintf(err->file, sizeof(err->file), "%s", ps.name);
+		snprintf(err->msg, sizeof(err->msg), "@include is not "
+			 "supported (every process would resolve it from its "
+			 "own working directory): put all settings in one file");
+		goto out;
+	}
 	if (!config_read_string(&cfg, buf)) {
 		file = config_error_file(&cfg);
 		snprintf(err->file, sizeof(err->file), "%s",

@@ -23,7 +23,7 @@ static const char full[] =
 	"    random = \"normal\";\n"
 	"    sequential = \"keep\";\n"
 	"    willneed = \"skip\";\n"
-	"    others = \"skip\";\n"					/* 10 */
+	"    normal = \"random\";\n"					/* 10 */
 	"    fadvise = { random = \"normal\"; noreuse = \"skip\";\n"
 	"                dontneed = \"skip\"; sequential = \"noreuse\"; };\n"
 	"    on_map = [ \"noreuse\" ];\n"
@@ -81,8 +81,9 @@ Test(policy, parse_full)
 	expect_act(r, ADV_FAMILY_MADVISE, ADV_RANDOM, ADV_ACT_REWRITE, ADV_NORMAL);
 	expect_act(r, ADV_FAMILY_MADVISE, ADV_SEQUENTIAL, ADV_ACT_KEEP, 0);
 	expect_act(r, ADV_FAMILY_MADVISE, ADV_WILLNEED, ADV_ACT_SKIP, 0);
-	expect_act(r, ADV_FAMILY_MADVISE, ADV_OTHER, ADV_ACT_SKIP, 0);
-	expect_act(r, ADV_FAMILY_MADVISE, ADV_NORMAL, ADV_ACT_KEEP, 0);
+	expect_act(r, ADV_FAMILY_MADVISE, ADV_OTHER, ADV_ACT_KEEP, 0);
+	expect_act(r, ADV_FAMILY_MADVISE, ADV_NORMAL, ADV_ACT_REWRITE,
+		   ADV_RANDOM);
 	expect_act(r, ADV_FAMILY_MADVISE, ADV_DONTNEED, ADV_ACT_KEEP, 0);
 	expect_act(r, ADV_FAMILY_FADVISE, ADV_RANDOM, ADV_ACT_REWRITE, ADV_NORMAL);
 	expect_act(r, ADV_FAMILY_FADVISE, ADV_NOREUSE, ADV_ACT_SKIP, 0);

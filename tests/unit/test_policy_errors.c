@@ -42,6 +42,8 @@ ERR(syntax_missing_comma, V "rules = (\n  { match = \"/a/**\"; }\n"
 ERR(syntax_unclosed, V "rules = (\n  { match = \"**\";\n", 4, "syntax error")
 ERR(syntax_duplicate_key, V "processes = [ \"a\" ];\nprocesses = [ \"b\" ];\n",
     3, "duplicate setting")
+ERR(include_refused, V "\n  @include \"rules.conf\"\n", 3,
+    "@include is not supported")
 ERR(version_missing, "rules = ();\n", 1, "missing `version = 1;`")
 ERR(version_wrong, "\nversion = 2;\n", 2, "unsupported version 2 (expected 1)")
 ERR(version_string, "version = \"1\";\n", 1, "expected the integer 1, got a string")
@@ -157,8 +159,12 @@ ERR(madvise_dontneed_skip, V R "  { match = \"**\"; dontneed = \"skip\"; }\n);\n
     "madvise dontneed can only be keep")
 ERR(madvise_dontneed_rewrite, V R "  { match = \"**\"; dontneed = \"normal\"; }\n);\n", 3,
     "madvise dontneed can only be keep")
-ERR(others_rewrite, V R "  { match = \"**\"; others = \"normal\"; }\n);\n", 3,
-    "others can only be keep or skip")
+ERR(madvise_others_rewrite, V R "  { match = \"**\"; others = \"normal\"; }\n);\n", 3,
+    "madvise others can only be keep: it covers advice like MADV_REMOVE")
+ERR(madvise_others_skip, V R "  { match = \"**\"; others = \"skip\"; }\n);\n", 3,
+    "madvise others can only be keep")
+ERR(madvise_others_unknown, V R "  { match = \"**\"; others = \"nope\"; }\n);\n", 3,
+    "madvise others can only be keep")
 ERR(fadvise_others_rewrite, V R "  { match = \"**\";\n"
     "    fadvise = { others = \"random\"; }; }\n);\n", 4,
     "fadvise.others can only be keep or skip")
