@@ -165,9 +165,15 @@ const struct policy_rule *policy_match_glob(const struct policy *p,
  */
 char *adv_action_format(struct adv_action a, char *buf, size_t size);
 
-/* policy_print_rule - one rule's block of policy_print() (no header). */
+/*
+ * policy_print_rule - one rule's block of policy_print(): name, source
+ * line, globs, then policy_print_actions().
+ */
 void policy_print_rule(const struct policy *p, const struct policy_rule *rule,
 		       FILE *f);
+
+/* policy_print_actions - a rule's action table (both families) and on_map. */
+void policy_print_actions(const struct policy_rule *rule, FILE *f);
 
 /*
  * glob_matches_everything - true if @pattern matches every absolute path

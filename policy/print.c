@@ -60,17 +60,11 @@ static void print_cell(const struct policy_rule *rule, enum adv_family fam,
 	fprintf(f, last ? "%s\n" : "%-20s", buf);
 }
 
-void policy_print_rule(const struct policy *p, const struct policy_rule *rule,
-		       FILE *f)
+void policy_print_actions(const struct policy_rule *rule, FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "rule \"%s\" (%s:%d)\n", rule->name,
-		p && p->source ? p->source : "?", rule->line);
-	fprintf(f, "  match:");
-	for (i = 0; i < rule->nr_globs; i++)
-		fprintf(f, "%s\"%s\"", i ? ", " : " ", rule->globs[i]);
-	fprintf(f, "\n  %-14s%-20s%s\n", "advice", "madvise family",
+	fprintf(f, "  %-14s%-20s%s\n", "advice", "madvise family",
 		"fadvise family");
 	for (i = 0; i < sizeof(print_order) / sizeof(print_order[0]); i++) {
 		fprintf(f, "  %-14s", adv_kind_name(print_order[i]));
@@ -84,6 +78,20 @@ void policy_print_rule(const struct policy *p, const struct policy_rule *rule,
 		fprintf(f, "posix_fadvise(fd, 0, 0, POSIX_FADV_NOREUSE)\n");
 	else
 		fprintf(f, "posix_fadvise(fd, 0, 0, POSIX_FADV_NORMAL)\n");
+}
+
+void policy_print_rule(const struct policy *p, const struct policy_rule *rule,
+		       FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "rule \"%s\" (%s:%d)\n", rule->name,
+		p && p->source ? p->source : "?", rule->line);
+	fprintf(f, "  match:");
+	for (i = 0; i < rule->nr_globs; i++)
+		fprintf(f, "%s\"%s\"", i ? ", " : " ", rule->globs[i]);
+	fprintf(f, "\n");
+	policy_print_actions(rule, f);
 }
 
 static bool policy_has_catch_all(const struct policy *p)

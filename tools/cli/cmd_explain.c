@@ -325,7 +325,7 @@ static int explain(const struct policy *p, const char *arg_path,
 	printf("rule: \"%s\" (%s:%d), glob \"%s\" matched\n", rule->name,
 	       p->source, rule->line, rule->globs[glob]);
 	if (!advice) {
-		policy_print_rule(p, rule, stdout);
+		policy_print_actions(rule, stdout);
 		return 0;
 	}
 	for (f = 0; f < ADV_NR_FAMILIES; f++)
