@@ -25,6 +25,7 @@
 #   smoke            the lab smoke test (make lab-smoke)
 #   lab              the full five-arm lab experiment (make lab)
 #   demo             a short three-arm experiment for make demo
+#   summary RUNDIR   re-render the tables of a finished run
 #
 # Environment:
 #   LAB_KERNEL=6.12|6.1   kernel series (default 6.12)
@@ -36,6 +37,7 @@
 #   LAB_REFRESH=1         re-resolve the newest kernel package version
 #   LAB_VERBOSE=1         show the whole guest console
 set -euo pipefail
+shopt -s inherit_errexit
 
 LAB_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOP=$(cd "$LAB_SRC/../.." && pwd)
@@ -244,7 +246,7 @@ build_initramfs() {
 	cp "$LAB_SRC/guest/init" "$root/init"
 	mkdir -p "$root/lab/experiments"
 	cp "$LAB_SRC"/experiments/* "$root/lab/experiments/" 2>/dev/null || true
-	chmod 755 "$root/init" "$root"/lab/*.sh
+	chmod 755 "$root/init"; find "$root/lab" -name "*.sh" -exec chmod 755 {} +
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$out.tmp"
 	mv "$out.tmp" "$out"
 	rm -rf "$root"
@@ -416,7 +418,7 @@ main() {
 	probe) local k; k=$(fetch_kernel); pick_accel "$k" "$(build_initramfs "$k")" ;;
 	shell) cmd_shell ;;
 	job) cmd_job "$@" ;;
-	smoke|lab|demo)
+	smoke|lab|demo|summary)
 		# shellcheck source=tools/lab/experiments.sh
 		. "$LAB_SRC/experiments.sh"
 		"exp_$cmd" "$@"

@@ -1,0 +1,221 @@
+# SPDX-License-Identifier: MIT
+#
+# experiments.sh - the lab's experiments (sourced by lab.sh): smoke, lab,
+# demo, and the report that turns a run's samples into tables, a summary,
+# goal checks and a plot.
+
+# Counts the watcher's decisions to age (live writes or dry-run "would")
+# in its log.
+LAB_WATCH_ACT_RE=${LAB_WATCH_ACT_RE:-'(would[ _-]?(write|age)|dry[ _-]?run.*\+ |wrote|aged|aging write|"action": *"age)'}
+
+# run_arms NAME ARMS TIMEOUT VAR=VALUE...: boots once and runs the arms
+# listed in tools/lab/experiments/ARMS with the scenario settings given;
+# prints the run directory.
+run_arms() {
+	local name=$1 arms=$2 tmo=$3 rundir job
+	shift 3
+	rundir=$LAB_DIR/runs/$name-$(date +%Y%m%d-%H%M%S)
+	mkdir -p "$rundir"
+	job=$rundir/job.sh
+	{
+		echo '#!/bin/sh'
+		for kv in "$@"; do echo "export $kv"; done
+		echo "exec /lab/${GUEST_MAIN:-run-arms.sh} /lab/experiments/$arms"
+	} >"$job"
+	local rc=0
+	boot_job "$rundir" "$tmo" "$job" >&2 || rc=$?
+	ln -sfn "$(basename "$rundir")" "$LAB_DIR/runs/$name-latest"
+	echo "$rundir"
+	return $rc
+}
+
+# arm_summary ARMDIR: one summary line (see summarize.awk).
+arm_summary() {
+	local acts=-
+	[ -s "$1/watch.log" ] && acts=$(grep -c -i -E "$LAB_WATCH_ACT_RE" "$1/watch.log" || true)
+	awk -v mode=summary -v watch_acts="$acts" -f "$LAB_SRC/summarize.awk" \
+		"$1/arm.env" "$1/samples.tsv"
+}
+
+# report RUNDIR: timelines, the summary table, a plot; writes summary.tsv.
+report() {
+	local run=$1 d
+	[ -d "$run/out/arms" ] || { note "no arm results in $run/out"; return 1; }
+	echo
+	echo "== guest: $(tr '\n' ' ' <"$run/out/guest.info" 2>/dev/null)"
+	for d in "$run"/out/arms/*/; do
+		[ -f "$d/ok" ] || { echo "arm $(basename "$d"): FAILED (see above)"; echo; continue; }
+		awk -v mode=table -v step="${LAB_TABLE_STEP:-5}" -f "$LAB_SRC/summarize.awk" \
+			"$d/arm.env" "$d/samples.tsv"
+	done
+	{
+		printf 'arm\tpre_reads_s\tworst_reads_s\trecover_s\ttail_pct\tread_mib\tread_mib_after\tmajflt_after\tagings\tbystander_agings\twatch_acts\tcold_end_s\n'
+		for d in "$run"/out/arms/*/; do
+			if [ -f "$d/ok" ]; then
+				arm_summary "$d"
+			else
+				printf '%s\tFAILED\n' "$(basename "$d")"
+			fi
+		done
+	} >"$run/summary.tsv"
+	echo "== summary (recover: s from the end of the cold read to 3 intervals at >= 80% of pre with <= 100 majflt/s;"
+	echo "   tail: median reads/s from 5 s after the cold read, % of pre; agings: max_seq moves; watch: watcher decisions)"
+	awk -F'\t' 'NR == 1 { printf "%-12s %10s %10s %8s %6s %9s %9s %9s %7s %6s\n", "arm", "pre/s", "worst/s",
+			"recover", "tail%", "MiB read", "MiB after", "majflt", "agings", "watch"; next }
+		$2 == "FAILED" { printf "%-12s %10s\n", $1, "FAILED"; next }
+		{ printf "%-12s %10d %10d %8s %6d %9d %9d %9d %7d %6s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9, $11 }' \
+		"$run/summary.tsv"
+	plot_run "$run"
+}
+
+# plot_run RUNDIR: reads/s over time, one line per arm (gnuplot, if any).
+plot_run() {
+	local run=$1 d plots= sep=
+	command -v gnuplot >/dev/null 2>&1 || { note "no gnuplot: no plot"; return 0; }
+	for d in "$run"/out/arms/*/; do
+		[ -f "$d/ok" ] || continue
+		local off
+		off=$(sed -n 's/^sampler_offset_ms=//p' "$d/arm.env")
+		awk -v off="${off:-0}" 'NR > 1 && $2 != "-" { print ($1 - off) / 1000, $2 }' \
+			"$d/samples.tsv" >"$d/plot.dat"
+		plots="$plots$sep'$d/plot.dat' using 1:2 with lines title '$(basename "$d")'"
+		sep=", "
+	done
+	[ -n "$plots" ] || return 0
+	gnuplot -e "set terminal pngcairo size 1100,500 noenhanced; set output '$run/plot.png';
+		set xlabel 'seconds'; set ylabel 'reads/s'; set key outside; set grid;
+		plot $plots" 2>/dev/null || gnuplot -e "set terminal png size 1100,500; set output '$run/plot.png';
+		set xlabel 'seconds'; set ylabel 'reads/s'; set grid; plot $plots" 2>/dev/null ||
+		{ note "gnuplot failed: no plot"; return 0; }
+	echo "plot: $run/plot.png"
+}
+
+# field ARM COLUMN: a value from the current run's summary.tsv.
+field() {
+	awk -F'\t' -v arm="$1" -v col="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$1 == arm { print $c[col] }' "$RUN/summary.tsv"
+}
+
+# ----------------------------------------------------------------- smoke
+
+exp_smoke() {
+	local start rc=0 fails=0
+	start=$(date +%s)
+	echo "lab-smoke: on Debian's $LAB_KERNEL kernel with MGLRU, under qemu"
+	RUN=$(GUEST_MAIN=smoke.sh run_arms smoke smoke.arms "${LAB_TIMEOUT:-290}" \
+		DURATION=55 COLD_AT=20) || rc=$?
+	[ "$rc" = 0 ] || note "the guest job failed (exit $rc): some properties cannot hold (see above)"
+	report "$RUN" || true
+	echo
+	smoke_check_rr || fails=$((fails + 1))
+	smoke_check_watch || fails=$((fails + 1))
+	smoke_check_stall || fails=$((fails + 1))
+	echo "lab-smoke: $((3 - fails)) of 3 properties hold ($(( $(date +%s) - start )) s); results in $RUN"
+	[ "$fails" = 0 ]
+}
+
+# Property 1: the shim removes rr from an MADV_RANDOM mapping.
+smoke_check_rr() {
+	local f=$RUN/out/rr.txt ctl shim
+	ctl=$(awk '$1 == "control"' "$f" 2>/dev/null)
+	shim=$(awk '$1 == "shim"' "$f" 2>/dev/null)
+	if [ -z "$ctl" ] || ! echo "$ctl" | grep -qw rr; then
+		echo "FAIL property 1: without the shim the MADV_RANDOM mapping should have rr: '${ctl:-not measured}'"
+		return 1
+	fi
+	if [ -z "$shim" ] || echo "$shim" | grep -qw -e rr -e none; then
+		echo "FAIL property 1: with libadvshim.so the mapping still has rr (or was not measured): '${shim:-not measured}'"
+		return 1
+	fi
+	echo "ok   property 1: the shim removes rr (VmFlags without shim: ${ctl#control }; with: ${shim#shim })"
+}
+
+# Property 2: the watcher's aging writes advance max_seq of its memcg,
+# and of no other (a bystander memcg with cached pages keeps its max_seq).
+smoke_check_watch() {
+	local ag none by acts
+	ag=$(field watch agings); none=$(field none agings)
+	by=$(field watch bystander_agings); acts=$(field watch watch_acts)
+	if [ -z "$ag" ]; then
+		echo "FAIL property 2: the watcher arm did not run (see above)"
+		return 1
+	fi
+	if [ "$ag" -le "${none:-0}" ] || [ "$by" != 0 ]; then
+		echo "FAIL property 2: max_seq of /lab-watch moved $ag times (no-fix arm: ${none:-?}), the bystander's $by times; watcher decisions: $acts"
+		return 1
+	fi
+	echo "ok   property 2: advshim-watch aged /lab-watch ($ag max_seq moves vs $none without it, $acts decisions logged), bystander memcg untouched"
+}
+
+# Property 3: without a fix the stall persists (< 30% of pre); with the
+# shim and with the watcher throughput is back above 80% within the run.
+smoke_check_stall() {
+	local ok=1 tail rec a
+	tail=$(field none tail_pct); rec=$(field none recover_s)
+	if [ -z "$tail" ] || [ "$tail" -ge 30 ] || [ "$rec" != never ]; then
+		echo "FAIL property 3: without a fix the stall should persist: tail ${tail:-?}% of pre (want < 30), recovery ${rec:-?}"
+		ok=0
+	fi
+	for a in shim watch; do
+		rec=$(field $a recover_s)
+		if [ -z "$rec" ] || [ "$rec" = never ]; then
+			echo "FAIL property 3: arm $a should recover to >= 80% of its pre-cold median: ${rec:-did not run}"
+			ok=0
+		fi
+	done
+	[ $ok = 1 ] || return 1
+	echo "ok   property 3: stall without a fix (tail $(field none tail_pct)%), recovered with the shim in $(field shim recover_s) s, with the watcher in $(field watch recover_s) s"
+}
+
+# ------------------------------------------------------------------- lab
+
+exp_lab() {
+	local start rc=0
+	start=$(date +%s)
+	echo "lab: five arms on Debian's $LAB_KERNEL kernel under qemu (about 12 minutes)"
+	RUN=$(run_arms lab lab.arms "${LAB_TIMEOUT:-1000}" DURATION="${LAB_DURATION:-120}" \
+		COLD_AT="${LAB_COLD_AT:-35}") || rc=$?
+	[ "$rc" = 0 ] || note "the guest job failed (exit $rc)"
+	report "$RUN" || return 1
+	echo
+	lab_goals
+	echo "lab: done in $(( $(date +%s) - start )) s; results in $RUN"
+	return $rc
+}
+
+# The goals of the lab issue, each met or not.
+lab_goals() {
+	local v
+	goal() { # goal TEXT CONDITION-RESULT
+		if [ "$2" = 1 ]; then echo "goal met:     $1"; else echo "goal NOT met: $1"; fi
+	}
+	v=$(field a-random recover_s)
+	goal "(a) never recovers (recover=$v, tail $(field a-random tail_pct)%)" "$([ "$v" = never ] && echo 1)"
+	v=$(field a-random watch_acts)
+	goal "(a) the dry-run watcher detects it ($v would-be agings)" "$([ "${v:-0}" != - ] && [ "${v:-0}" -gt 0 ] && echo 1)"
+	v=$(field b-shim recover_s)
+	goal "(b) shim recovers <= 5 s after the cold read ($v s)" "$(awk -v v="$v" 'BEGIN { if (v != "never" && v != "" && v <= 5) print 1 }')"
+	v=$(field c-watch recover_s)
+	goal "(c) watcher recovers <= 6 s after the cold read ($v s)" "$(awk -v v="$v" 'BEGIN { if (v != "never" && v != "" && v <= 6) print 1 }')"
+	v=$(field b-shim watch_acts)
+	goal "(b) zero (would-be) agings from the watcher ($v)" "$([ "$v" = 0 ] && echo 1)"
+}
+
+# ------------------------------------------------------------------ demo
+
+exp_demo() {
+	local rc=0
+	echo "lab demo: the stall and both fixes on Debian's $LAB_KERNEL kernel with MGLRU (qemu, about 4 minutes)"
+	RUN=$(run_arms demo demo.arms "${LAB_TIMEOUT:-400}" DURATION="${LAB_DURATION:-60}" \
+		COLD_AT="${LAB_COLD_AT:-20}") || rc=$?
+	[ "$rc" = 0 ] || note "the guest job failed (exit $rc)"
+	LAB_TABLE_STEP=${LAB_TABLE_STEP:-5} report "$RUN" || return 1
+	echo "lab demo: results in $RUN"
+	return $rc
+}
+
+# summary RUNDIR: re-renders a finished run.
+exp_summary() {
+	RUN=${1:?usage: lab.sh summary RUNDIR}
+	report "$RUN"
+}

@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# common.sh - helpers for the lab's guest scripts (busybox sh), sourced.
+
+CG_ROOT=/sys/fs/cgroup
+LRU_GEN_FILE=/sys/kernel/debug/lru_gen
+LRU_GEN_ENABLED_FILE=/sys/kernel/mm/lru_gen/enabled
+
+say() {
+	echo "$*"
+}
+
+die() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+uptime_ms() {
+	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
+}
+
+# need_bin NAME: the project binary NAME must be in the initramfs.
+need_bin() {
+	[ -e "/opt/advshim/bin/$1" ] ||
+		die "build/$1 is missing from the lab image (build it first: make build/$1)"
+}
+
+# memstat CG KEY: a counter from CG's memory.stat (0 when absent).
+memstat() {
+	awk -v k="$2" '$1 == k { v = $2 } END { print v + 0 }' "$CG_ROOT$1/memory.stat"
+}
+
+# io_rbytes CG: bytes read from block devices by CG (io.stat rbytes).
+io_rbytes() {
+	awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^rbytes=/) { sub(/rbytes=/, "", $i); s += $i } }
+	     END { print s + 0 }' "$CG_ROOT$1/io.stat" 2>/dev/null || echo 0
+}
+
+# lru_gen_of CG: "ID MIN_SEQ MAX_SEQ FILE_PAGES" of CG's node 0 in lru_gen,
+# or nothing when the memcg is not listed.
+lru_gen_of() {
+	awk -v path="$1" '
+		$1 == "memcg" { p = $0; sub(/^memcg +[0-9]+ /, "", p); hit = (p == path); id = $2; next }
+		$1 == "node" { node = $2; next }
+		hit && node == 0 && NF >= 4 { if (min == "") min = $1; max = $1; file += $4 }
+		END { if (min != "") print id, min, max, file }' "$LRU_GEN_FILE" 2>/dev/null
+}
+
+# in_cgroup CG CMD...: runs CMD inside CG (exec, so the PID is CMD's).
+in_cgroup() {
+	cg=$1
+	shift
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CG_ROOT$cg" "$@"
+}
+
+# make_memcg CG MIB: a fresh memcg limited to MIB MiB without swap.
+make_memcg() {
+	rmdir "$CG_ROOT$1" 2>/dev/null
+	mkdir "$CG_ROOT$1" || die "cannot create memcg $1"
+	echo $(( $2 * 1024 * 1024 )) >"$CG_ROOT$1/memory.max" || die "cannot limit memcg $1"
+	echo 0 >"$CG_ROOT$1/memory.swap.max" 2>/dev/null
+	return 0
+}
+
+# remove_memcg CG: kills what is left in CG and removes it.
+remove_memcg() {
+	[ -d "$CG_ROOT$1" ] || return 0
+	for p in $(cat "$CG_ROOT$1/cgroup.procs" 2>/dev/null); do
+		kill -KILL "$p" 2>/dev/null
+	done
+	i=0
+	while ! rmdir "$CG_ROOT$1" 2>/dev/null; do
+		i=$((i + 1))
+		[ $i -gt 50 ] && { say "warning: cannot remove memcg $1"; return 1; }
+		sleep 0.1
+	done
+	return 0
+}
+
+# set_lru_gen y|n
+set_lru_gen() {
+	[ -w "$LRU_GEN_ENABLED_FILE" ] || die "$LRU_GEN_ENABLED_FILE is not writable"
+	echo "$1" >"$LRU_GEN_ENABLED_FILE" || die "cannot set lru_gen to $1"
+}
+
+# make_data_files: the scenario's files on the brd ext4 (once per boot).
+make_data_files() {
+	need_bin advshim-load
+	[ -f /data/vec.bin ] ||
+		advshim-load random -s "${VEC_MB}M" -d 1 -a none /data/vec.bin >/dev/null ||
+		die "cannot create /data/vec.bin"
+	[ -f /data/cold.bin ] ||
+		advshim-load stream -s "${COLD_MB}M" /data/cold.bin >/dev/null ||
+		die "cannot create /data/cold.bin"
+	sync
+}
+
+# Scenario defaults (the issue's: 256 MiB memcg, 240 MiB vector file read
+# at random by 4 threads, 80 MiB cold file read twice at t=35 s).
+: "${VEC_MB:=240}" "${COLD_MB:=80}" "${MEMCG_MB:=256}" "${THREADS:=4}"
+: "${THETA:=0.8}" "${DURATION:=140}" "${COLD_AT:=35}"
