@@ -18,16 +18,24 @@ $(POLICY_TEST): $(POLICY_TEST_OBJS) $(POLICY_LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CONFIG_LIBS) $(CRITERION_LIBS)
 
 # check-policy: the unit tests, then the CLI scripts against build/advshim.
-.PHONY: check-policy
 # Criterion runs each test in a child whose sanitizer reports (leaks
 # included) do not fail the test, so a report in the output fails here.
+# Criterion cannot start under TSan at all (its arena mapping collides
+# with TSan's shadow: Snaipe/Criterion#274), so there the unit tests are
+# skipped, loudly; the CLI scripts still run the TSan-built binary.
+.PHONY: check-policy
 check-policy: $(POLICY_TEST) $(BUILD)/advshim
+ifneq ($(findstring thread,$(SANITIZER)),)
+	@echo "check-policy: SKIPPED $(POLICY_TEST): criterion cannot run" \
+		"under SANITIZER=thread (Snaipe/Criterion#274)"
+else
 	@$(POLICY_TEST) --jobs=2 >$(BUILD)/tests/test_policy.log 2>&1; \
 	st=$$?; cat $(BUILD)/tests/test_policy.log; \
 	if grep -q 'ERROR: [A-Za-z]*Sanitizer\|runtime error:' \
 		$(BUILD)/tests/test_policy.log; then \
 		echo "test_policy: sanitizer report above"; exit 1; fi; \
 	exit $$st
+endif
 	sh tests/integration/cli/run.sh $(BUILD)/advshim tests/fixtures/policy
 
 CHECK_TARGETS	+= check-policy

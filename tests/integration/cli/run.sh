@@ -6,6 +6,8 @@ advshim=$1
 fx=$2
 pass=0
 fail=0
+# Make sanitizer findings in a sanitized build fail the run.
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
