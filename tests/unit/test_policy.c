@@ -6,6 +6,7 @@
  */
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -395,4 +396,48 @@ Test(policy, fuzzish_no_crash)
 		else
 			cr_expect(err.msg[0] != '\0', "prefix %zu: no message", n);
 	}
+}
+
+struct reader_arg {
+	const struct policy *p;
+	int mismatches;
+};
+
+static void *reader(void *arg)
+{
+	struct reader_arg *ra = arg;
+	const struct policy_rule *r;
+	char path[64];
+	int i;
+
+	for (i = 0; i < 20000; i++) {
+		snprintf(path, sizeof(path), "/d%d/seg_%d.%s", i % 7, i,
+			 i % 3 ? "vec" : "tim");
+		r = policy_match(ra->p, path);
+		if (r != &ra->p->rules[i % 3 ? 0 : 2])
+			ra->mismatches++;
+		if (policy_decide(r, ADV_FAMILY_MADVISE, ADV_RANDOM).act !=
+		    (i % 3 ? ADV_ACT_REWRITE : ADV_ACT_KEEP))
+			ra->mismatches++;
+	}
+	return NULL;
+}
+
+/* A loaded policy is read-only: concurrent readers need no locking. */
+Test(policy, concurrent_readers)
+{
+	struct policy *p = parse_ok(full);
+	struct reader_arg args[8];
+	pthread_t th[8];
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		args[i] = (struct reader_arg){ .p = p };
+		cr_assert_eq(pthread_create(&th[i], NULL, reader, &args[i]), 0);
+	}
+	for (i = 0; i < 8; i++) {
+		pthread_join(th[i], NULL);
+		cr_expect_eq(args[i].mismatches, 0, "thread %d", i);
+	}
+	policy_free(p);
 }
