@@ -363,6 +363,10 @@ static int parse_action(struct parser *ps, const config_setting_t *s,
 		a->act = ADV_ACT_KEEP;
 		return 0;
 	}
+	if (strcmp(v, "skip") && (adv_kind_parse(v, &to) ||
+				  !strcmp(v, "others")))
+		return perr(ps, s, "%s: unknown advice \"%s\" for key %s%s "
+			    "(expected %s)", rc->what, v, fk, key, exp);
 	if (fam == ADV_FAMILY_MADVISE && kind == ADV_DONTNEED)
 		return perr(ps, s, "%s: madvise dontneed can only be keep: on "
 			    "MAP_PRIVATE file mappings it discards private "
@@ -384,9 +388,6 @@ static int parse_action(struct parser *ps, const config_setting_t *s,
 		a->act = ADV_ACT_SKIP;
 		return 0;
 	}
-	if (adv_kind_parse(v, &to) || !strcmp(v, "others"))
-		return perr(ps, s, "%s: unknown advice \"%s\" for key %s%s "
-			    "(expected %s)", rc->what, v, fk, key, exp);
 	if (kind == ADV_OTHER)
 		return perr(ps, s, "%s: fadvise.others can only be keep or "
 			    "skip: it stands for advice values with meanings of "

@@ -164,7 +164,12 @@ ERR(madvise_others_rewrite, V R "  { match = \"**\"; others = \"normal\"; }\n);\
 ERR(madvise_others_skip, V R "  { match = \"**\"; others = \"skip\"; }\n);\n", 3,
     "madvise others can only be keep")
 ERR(madvise_others_unknown, V R "  { match = \"**\"; others = \"nope\"; }\n);\n", 3,
-    "madvise others can only be keep")
+    "unknown advice \"nope\" for key others (expected keep)")
+ERR(madvise_dontneed_unknown, V R "  { match = \"**\"; dontneed = \"nope\"; }\n);\n", 3,
+    "unknown advice \"nope\" for key dontneed (expected keep)")
+ERR(fadvise_others_unknown, V R "  { match = \"**\";\n"
+    "    fadvise = { others = \"nope\"; }; }\n);\n", 4,
+    "unknown advice \"nope\" for key fadvise.others (expected keep, skip)")
 ERR(fadvise_others_rewrite, V R "  { match = \"**\";\n"
     "    fadvise = { others = \"random\"; }; }\n);\n", 4,
     "fadvise.others can only be keep or skip")
