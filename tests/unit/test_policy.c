@@ -277,8 +277,8 @@ Test(policy, conversions)
 	cr_expect_eq(adv_from_fadvise(-3), ADV_OTHER);
 
 	for (int k = ADV_NORMAL; k <= ADV_DONTNEED; k++) {
-		cr_expect_eq(adv_from_madvise(adv_to_madvise(k)), k);
-		cr_expect_eq(adv_from_fadvise(adv_to_fadvise(k)), k);
+		cr_expect_eq((int)adv_from_madvise(adv_to_madvise(k)), k);
+		cr_expect_eq((int)adv_from_fadvise(adv_to_fadvise(k)), k);
 	}
 	cr_expect_eq(adv_to_madvise(ADV_NOREUSE), -1);
 	cr_expect_eq(adv_to_madvise(ADV_OTHER), -1);
@@ -293,7 +293,7 @@ Test(policy, names)
 
 	for (int i = 0; i < ADV_NR_KINDS; i++) {
 		cr_expect_eq(adv_kind_parse(adv_kind_name(i), &k), 0);
-		cr_expect_eq(k, i);
+		cr_expect_eq((int)k, i);
 	}
 	cr_expect_str_eq(adv_kind_name(ADV_RANDOM), "random");
 	cr_expect_str_eq(adv_kind_name(ADV_OTHER), "others");
