@@ -19,7 +19,7 @@
 
 const char *cli_shim_path(void)
 {
-	static char path[PATH_MAX];
+	static char path[PATH_MAX + 32];
 	const char *env = getenv("ADVSHIM_LIB");
 	char exe[PATH_MAX];
 	ssize_t n;
