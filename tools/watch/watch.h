@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * watch.h - the watcher's poll loop body: read, detect, act, log.
+ *
+ * All kernel access goes through struct watch_io, so the same code runs
+ * against the real debugfs/sysfs/cgroupfs (watch_fs.c, through
+ * configurable roots) and, in unit tests, against an in-process fake
+ * kernel that answers writes with chosen errnos.
+ */
+#ifndef ADVSHIM_WATCH_WATCH_H
+#define ADVSHIM_WATCH_WATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tools/watch/kver.h"
+#include "tools/watch/watch_conf.h"
+#include "tools/watch/wlog.h"
+
+struct watch_io {
+	/*
+	 * read_lrugen - the whole of lru_gen (@full false) or lru_gen_full;
+	 * *buf stays valid until the next call for the same file.  0, or -1
+	 * with errno (EPERM under lockdown, ENOENT without the file).
+	 */
+	int (*read_lrugen)(void *ctx, bool full, const char **buf,
+			   size_t *len);
+	/* write_cmd - one write(2) of @cmd to lru_gen; 0 or -1 with errno. */
+	int (*write_cmd)(void *ctx, const char *cmd, size_t len);
+	/* read_memstat - memory.stat of memcg @path; 0 or -1 with errno. */
+	int (*read_memstat)(void *ctx, const char *path, const char **buf,
+			    size_t *len);
+	/* read_enabled - lru_gen/enabled: 1 on, 0 off, -1 unreadable. */
+	int (*read_enabled)(void *ctx);
+	/* lockdown - the active lockdown mode ("integrity"), or NULL. */
+	const char *(*lockdown)(void *ctx);
+	void *ctx;
+};
+
+struct watch_counts {		/* events emitted, for tests and metrics */
+	unsigned long thrash, age, would_age, age_failed, healthy, idle,
+		      vanished, error, writes, polls;
+};
+
+struct watch;
+
+/*
+ * watch_new - a watcher with @conf (copied), the rules of the running
+ * kernel, whether memcgs live in a cgroup v1 hierarchy, its I/O and its
+ * log.  NULL with errno ENOMEM.
+ */
+struct watch *watch_new(const struct watch_conf *conf,
+			const struct kver_rules *rules, bool cgroup_v1,
+			const struct watch_io *io, struct wlog *log);
+
+/* watch_set_conf - replace the settings (SIGHUP); 0 or -1 (ENOMEM). */
+int watch_set_conf(struct watch *w, const struct watch_conf *conf);
+
+/*
+ * watch_tick - one poll at @now_ms (monotonic ms since start): read the
+ * kernel, update every watched memcg x node, act where the detector says
+ * so, log decisions.  Returns 1 when lru_gen is disabled (idle), else 0.
+ */
+int watch_tick(struct watch *w, uint64_t now_ms);
+
+/*
+ * watch_write_metrics - Prometheus text exposition of the current state to
+ * @f.  Returns 0 or -1 (errno from stdio).
+ */
+int watch_write_metrics(struct watch *w, FILE *f);
+
+/* watch_counts - the event counters so far. */
+const struct watch_counts *watch_counts(const struct watch *w);
+
+/* watch_free - release everything (NULL is fine). */
+void watch_free(struct watch *w);
+
+/*
+ * Filesystem-backed I/O (watch_fs.c).  @debugfs holds lru_gen, @sysfs
+ * holds kernel/mm/lru_gen/enabled, @memcg_root is the memory hierarchy's
+ * root directory (v2 mount, or the v1 memory mount).
+ */
+struct watch_fs;
+struct watch_fs *watch_fs_new(const char *debugfs, const char *sysfs,
+			      const char *memcg_root);
+void watch_fs_io(struct watch_fs *fs, struct watch_io *io);
+void watch_fs_free(struct watch_fs *fs);
+
+/*
+ * watch_fs_detect_memcg_root - from a cgroup mount point @root pick the
+ * memory hierarchy: @root itself when it is cgroup2 (or a fixture with
+ * cgroup.controllers), else @root/memory (v1).  Writes it to @out and sets
+ * *v1.  Returns 0, or -1 with errno ENOENT when neither exists.
+ */
+int watch_fs_detect_memcg_root(const char *root, char *out, size_t size,
+			       bool *v1);
+
+#endif /* ADVSHIM_WATCH_WATCH_H */

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wlog.h - the watcher's decision log: one line per decision, as text for
+ * people or as JSON for machines (advshim-ab counts events from it).
+ *
+ * JSON contract, one object per line, always with these keys (null when
+ * they do not apply): "ts_ms" (ms since start), "event", "memcg", "id",
+ * "node", "max_seq", "refaults_per_s"; "cmd" for age/would_age/age_failed;
+ * "error" (strerror text) for failures; optional "streak", "msg".
+ * Events: start thrash age would_age age_failed healthy idle vanished
+ * error stop.
+ */
+#ifndef ADVSHIM_WATCH_WLOG_H
+#define ADVSHIM_WATCH_WLOG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum wlog_format { WLOG_TEXT, WLOG_JSON };
+
+struct wlog {
+	FILE *f;
+	enum wlog_format format;
+};
+
+struct wevent {
+	const char *event;
+	const char *memcg;	/* NULL: not about a memcg */
+	bool has_id;
+	uint64_t id;
+	int node;		/* < 0: none */
+	bool has_seq;
+	unsigned long max_seq;
+	double refaults_per_s;	/* < 0: unknown */
+	const char *cmd;
+	const char *error;
+	int streak;		/* < 0: none */
+	const char *msg;
+};
+
+/* wevent_init - an event named @event with every optional field unset. */
+void wevent_init(struct wevent *ev, const char *event);
+
+/* wlog_emit - write @ev at @ts_ms as one line and flush. */
+void wlog_emit(struct wlog *log, uint64_t ts_ms, const struct wevent *ev);
+
+/* json_put_string - @s as a JSON string literal (quotes included). */
+void json_put_string(FILE *f, const char *s);
+
+#endif /* ADVSHIM_WATCH_WLOG_H */
