@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+/*
+ * main.c - advshim-ab: A/B comparison of advice strategies in fresh memcgs.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tools/ab/exp.h"
+#include "tools/ab/run.h"
+
+static const char usage_text[] =
+"usage: advshim-ab [run] [options] [EXPERIMENT]   run (default: built-in experiment)\n"
+"       advshim-ab check EXPERIMENT               validate and list the arms\n"
+"       advshim-ab report [--no-plot] DIR         re-render tables and plot from DIR\n"
+"       advshim-ab --print-default                print the built-in experiment\n"
+"run options:\n"
+"  -o, --out DIR          results directory (default /var/tmp/advshim-ab/results-TIME)\n"
+"  -a, --arms A,B         run only these arms\n"
+"  -d, --duration SEC     override duration_s\n"
+"  -D, --dir DIR          override the experiment's dir (${DIR})\n"
+"  -B, --build DIR        ${BUILD} (default: the directory of advshim-ab)\n"
+"      --shim PATH        libadvshim.so (default ${BUILD}/libadvshim.so)\n"
+"      --cgroup-root DIR  cgroup mount (default /sys/fs/cgroup)\n"
+"      --cgroup-parent P  create memcgs under this relative path\n"
+"  -q, --quiet            no timeline rows, summary only\n"
+"      --no-plot          write plot.gp but do not run gnuplot\n"
+"  -h, --help             this text\n"
+"Needs root and a memory controller (cgroup v2, or v1 memory).  See advshim-ab(1).\n";
+
+static int print_error(const struct exp_error *err)
+{
+	if (err->line)
+		fprintf(stderr, "%s:%d: %s\n", err->file, err->line, err->msg);
+	else
+		fprintf(stderr, "%s: %s\n", err->file, err->msg);
+	return 2;
+}
+
+static void self_dir(char *out, size_t size)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	snprintf(out, size, ".");
+	if (n <= 0)
+		return;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash) {
+		*slash = '\0';
+		snprintf(out, size, "%s", exe);
+	}
+}
+
+static int split_arms(char *list, struct ab_opts *o)
+{
+	size_t n = 1;
+
+	for (char *p = list; *p; p++)
+		n += *p == ',';
+	o->arms = calloc(n, sizeof(char *));
+	if (!o->arms)
+		return -1;
+	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ","))
+		o->arms[o->narms++] = tok;
+	return o->narms ? 0 : -1;
+}
+
+static int load(const char *path, struct experiment **e)
+{
+	struct exp_error err;
+
+	if (!path)
+		return exp_parse_buffer(exp_default_text, "<default>", e, &err) ?
+			print_error(&err) : 0;
+	return exp_load_file(path, e, &err) ? print_error(&err) : 0;
+}
+
+static int cmd_check(const char *path)
+{
+	struct experiment *e;
+	int ret = load(path, &e);
+
+	if (ret)
+		return ret;
+	printf("%s: ok: %s, limit %llu MiB, %g s, %zu files, %zu workloads, %zu arms:\n",
+	       path, e->name, (unsigned long long)e->limit_mib, e->duration_s,
+	       e->nfiles, e->nwl, e->narms);
+	for (size_t i = 0; i < e->narms; i++) {
+		const struct exp_arm *a = &e->arms[i];
+
+		printf("  %-16s %s (shim %s%s, lru_gen %s, watcher %s, %zu overrides)\n",
+		       a->name, a->label, a->shim.enabled == 1 ? "on" : "off",
+		       a->shim.policy ? ", policy file" : a->shim.policy_text ?
+		       ", inline policy" : "", a->lru_gen < 0 ? "unchanged" :
+		       a->lru_gen ? "y" : "n", !a->watch.enabled ? "off" :
+		       a->watch.dry_run ? "dry-run" : "on", a->nov);
+	}
+	exp_free(e);
+	return 0;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "arms", required_argument, NULL, 'a' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "dir", required_argument, NULL, 'D' },
+		{ "build", required_argument, NULL, 'B' },
+		{ "shim", required_argument, NULL, 1 },
+		{ "cgroup-root", required_argument, NULL, 2 },
+		{ "cgroup-parent", required_argument, NULL, 3 },
+		{ "no-plot", no_argument, NULL, 4 },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ab_opts o = { .cgroot = "/sys/fs/cgroup",
+		.lru_enabled = "/sys/kernel/mm/lru_gen/enabled",
+		.lru_debug = "/sys/kernel/debug/lru_gen", .proc = "/proc" };
+	char build[PATH_MAX], shim[PATH_MAX + 32], out[PATH_MAX], *end;
+	struct experiment *e;
+	int c, ret;
+
+	self_dir(build, sizeof(build));
+	o.build = build;
+	while ((c = getopt_long(argc, argv, "o:a:d:D:B:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': o.out = optarg; break;
+		case 'a':
+			if (split_arms(optarg, &o)) {
+				fprintf(stderr, "advshim-ab: --arms: expected NAME[,NAME...]\n");
+				return 2;
+			}
+			break;
+		case 'd':
+			errno = 0;
+			o.duration_s = strtod(optarg, &end);
+			if (errno || *end || !(o.duration_s >= 1)) {
+				fprintf(stderr, "advshim-ab: --duration '%s': expected seconds >= 1\n", optarg);
+				return 2;
+			}
+			break;
+		case 'D':
+			if (optarg[0] != '/') {
+				fprintf(stderr, "advshim-ab: --dir must be absolute\n");
+				return 2;
+			}
+			o.dir = optarg;
+			break;
+		case 'B': o.build = optarg; break;
+		case 1: o.shim = optarg; break;
+		case 2: o.cgroot = optarg; break;
+		case 3: o.cgparent = optarg; break;
+		case 4: o.no_plot = true; break;
+		case 'q': o.quiet = true; break;
+		case 'h': fputs(usage_text, stdout); return 0;
+		default: fputs("advshim-ab: see --help\n", stderr); return 2;
+		}
+	}
+	if (optind < argc - 1) {
+		fprintf(stderr, "advshim-ab: one EXPERIMENT file expected\n");
+		return 2;
+	}
+	ret = load(optind < argc ? argv[optind] : NULL, &e);
+	if (ret)
+		return ret;
+	if (!o.shim) {
+		snprintf(shim, sizeof(shim), "%s/libadvshim.so", o.build);
+		o.shim = shim;
+	}
+	if (!o.out) {
+		time_t t = time(NULL);
+		char stamp[32];
+
+		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&t));
+		snprintf(out, sizeof(out), "%s/results-%s", o.dir ? o.dir : e->dir, stamp);
+		o.out = out;
+	}
+	ret = ab_run(e, &o);
+	exp_free(e);
+	free(o.arms);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc >= 2 && !strcmp(argv[1], "--print-default")) {
+		fputs(exp_default_text, stdout);
+		return 0;
+	}
+	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "check")) {
+		if (argc != 3) {
+			fputs("usage: advshim-ab check EXPERIMENT\n", stderr);
+			return 2;
+		}
+		return cmd_check(argv[2]);
+	}
+	if (argc >= 2 && !strcmp(argv[1], "report")) {
+		bool no_plot = argc == 4 && !strcmp(argv[2], "--no-plot");
+
+		if (argc != 3 + no_plot) {
+			fputs("usage: advshim-ab report [--no-plot] DIR\n", stderr);
+			return 2;
+		}
+		return ab_report(argv[argc - 1], no_plot);
+	}
+	if (argc >= 2 && !strcmp(argv[1], "run"))
+		return cmd_run(argc - 1, argv + 1);
+	return cmd_run(argc, argv);
+}
