@@ -1,0 +1,76 @@
+# fuzz/: libFuzzer targets for every parser and the shim's mapping table
+# (issue 7).  Built with clang, apart from the gcc build: each target
+# compiles the project sources it needs itself, with
+# -fsanitize=fuzzer-no-link,address,undefined, into $(FUZZ_DIR)/obj.
+#
+#   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="fuzz_policy_parse ..."]
+#       runs each target in turn for FUZZ_SECONDS on a corpus seeded from
+#       fuzz/seeds/ and the real samples under tests/fixtures/ and examples/,
+#       prints executions and findings per target; fails on any crash,
+#       leak (LeakSanitizer) or sanitizer report.
+#   make check-fuzz
+#       the same for FUZZ_CHECK_SECONDS (8 s) per target (~60 s in all).
+#
+# A target whose sources are not in the tree, or a missing clang/libFuzzer,
+# is reported as SKIPPED and counts as a failure.
+
+FUZZ_CC		?= clang
+FUZZ_SECONDS	?= 60
+FUZZ_CHECK_SECONDS ?= 8
+FUZZ_DIR	:= $(BUILD)/fuzz
+FUZZ_OBJ	:= $(FUZZ_DIR)/obj
+# UBSan findings abort (a crash for libFuzzer) instead of printing and
+# going on; -fno-sanitize=function: policy code is C, the check is noise.
+FUZZ_SAN	:= -fsanitize=address,undefined -fno-sanitize-recover=all \
+		   -fno-omit-frame-pointer
+FUZZ_CFLAGS	:= $(BASE_CFLAGS) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link
+FUZZ_LDFLAGS	:= $(FUZZ_SAN) -fsanitize=fuzzer
+
+# Project sources per target (paths from the repo root).
+FUZZ_POLICY_SRCS := $(sort $(wildcard policy/*.c)) common/readfile.c
+FUZZ_SRCS_fuzz_policy_parse := fuzz/fuzz_policy_parse.c $(FUZZ_POLICY_SRCS)
+FUZZ_SRCS_fuzz_policy_match := fuzz/fuzz_policy_match.c $(FUZZ_POLICY_SRCS)
+FUZZ_SRCS_fuzz_maptable	:= fuzz/fuzz_maptable.c shim/maptable.c \
+			   fuzz/slab_checked.c
+FUZZ_SRCS_fuzz_lrugen	:= fuzz/fuzz_lrugen.c tools/watch/lrugen.c \
+			   tools/ab/kparse.c
+FUZZ_SRCS_fuzz_memstat	:= fuzz/fuzz_memstat.c tools/watch/memstat.c \
+			   tools/ab/kparse.c
+FUZZ_SRCS_fuzz_ab_exp	:= fuzz/fuzz_ab_exp.c tools/ab/exp_parse.c \
+			   tools/ab/exp_subst.c $(FUZZ_POLICY_SRCS)
+FUZZ_LIBS_fuzz_policy_parse := $(CONFIG_LIBS)
+FUZZ_LIBS_fuzz_policy_match := $(CONFIG_LIBS)
+FUZZ_LIBS_fuzz_ab_exp	:= $(CONFIG_LIBS)
+
+FUZZ_ALL	:= fuzz_policy_parse fuzz_policy_match fuzz_maptable \
+		   fuzz_lrugen fuzz_memstat fuzz_ab_exp
+FUZZ_TARGETS	?= $(FUZZ_ALL)
+# Only targets whose every source exists can be built.
+FUZZ_BUILDABLE	:= $(foreach t,$(FUZZ_ALL),$(if $(filter-out $(wildcard $(FUZZ_SRCS_$(t))),$(FUZZ_SRCS_$(t))),,$(t)))
+FUZZ_BINS	:= $(FUZZ_BUILDABLE:%=$(FUZZ_DIR)/%)
+
+$(FUZZ_OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+
+-include $(shell find $(FUZZ_OBJ) -name '*.d' 2>/dev/null)
+
+define fuzz_link
+$(FUZZ_DIR)/$(1): $(patsubst %.c,$(FUZZ_OBJ)/%.o,$(FUZZ_SRCS_$(1)))
+	@mkdir -p $$(dir $$@)
+	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $$@ $$^ $(FUZZ_LIBS_$(1))
+endef
+$(foreach t,$(FUZZ_BUILDABLE),$(eval $(call fuzz_link,$(t))))
+
+.PHONY: fuzz fuzz-build check-fuzz
+fuzz-build:
+	@sh fuzz/prereq.sh $(FUZZ_CC)
+	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+
+fuzz: fuzz-build
+	@sh fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) "$(FUZZ_BUILDABLE)" $(FUZZ_TARGETS)
+
+check-fuzz: fuzz-build
+	@sh fuzz/run.sh $(FUZZ_DIR) $(FUZZ_CHECK_SECONDS) "$(FUZZ_BUILDABLE)" $(FUZZ_ALL)
+
+CHECK_TARGETS	+= check-fuzz
