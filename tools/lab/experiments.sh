@@ -4,9 +4,9 @@
 # demo, and the report that turns a run's samples into tables, a summary,
 # goal checks and a plot.
 
-# Counts the watcher's decisions to age (live writes or dry-run "would")
-# in its log.
-LAB_WATCH_ACT_RE=${LAB_WATCH_ACT_RE:-'(would[ _-]?(write|age)|dry[ _-]?run.*\+ |wrote|aged|aging write|"action": *"age)'}
+# The watcher's decisions to age in its JSON log: live writes ("age") and
+# dry-run ones ("would_age").
+LAB_WATCH_ACT_RE=${LAB_WATCH_ACT_RE:-'"event": *"(age|would_age)"'}
 
 # run_arms NAME ARMS TIMEOUT VAR=VALUE...: boots once and runs the arms
 # listed in tools/lab/experiments/ARMS with the scenario settings given;

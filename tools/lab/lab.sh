@@ -55,7 +55,7 @@ LAB_VERBOSE=${LAB_VERBOSE:-0}
 # jobs check for the ones they need and say which is missing).
 PROJECT_BINS="advshim libadvshim.so advshim-watch advshim-load advshim-ab"
 # Kernel modules the guest loads, in order (their dependencies are added).
-GUEST_MODULES="brd virtio_blk"
+GUEST_MODULES="brd virtio_pci virtio_blk"
 
 die() {
 	echo "lab: error: $*" >&2

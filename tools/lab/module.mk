@@ -14,7 +14,7 @@ LAB_BINS	:= $(BUILD)/advshim $(BUILD)/libadvshim.so $(BUILD)/advshim-watch \
 lab_built_bins	= $(filter $(LAB_BINS),$(TARGETS))
 
 .PHONY: lab lab-smoke lab-demo lab-fetch lab-shell
-# CHECK_TARGETS += lab-smoke: added once the smoke test lands
+CHECK_TARGETS	+= lab-smoke
 
 lab_run		= @$(if $(lab_built_bins),$(MAKE) --no-print-directory $(lab_built_bins) &&) \
 		  BUILD=$(BUILD) bash $(LAB_SH)

@@ -70,7 +70,7 @@ fi
 
 if [ "$WATCH" != off ]; then
 	need_bin advshim-watch
-	wflags="--cgroup $cg --interval-ms 1000"
+	wflags="--cgroup $cg --interval-ms 1000 --log-format json"
 	[ "$WATCH" = dry ] && wflags="$wflags --dry-run"
 	# shellcheck disable=SC2086
 	advshim-watch $wflags $WATCH_ARGS >"$dir/watch.log" 2>&1 &

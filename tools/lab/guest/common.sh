@@ -49,9 +49,9 @@ lru_gen_of() {
 
 # in_cgroup CG CMD...: runs CMD inside CG (exec, so the PID is CMD's).
 in_cgroup() {
-	cg=$1
+	local target=$1
 	shift
-	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CG_ROOT$cg" "$@"
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CG_ROOT$target" "$@"
 }
 
 # make_memcg CG MIB: a fresh memcg limited to MIB MiB without swap.
@@ -65,6 +65,7 @@ make_memcg() {
 
 # remove_memcg CG: kills what is left in CG and removes it.
 remove_memcg() {
+	local p i
 	[ -d "$CG_ROOT$1" ] || return 0
 	for p in $(cat "$CG_ROOT$1/cgroup.procs" 2>/dev/null); do
 		kill -KILL "$p" 2>/dev/null
