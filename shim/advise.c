@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+/*
+ * advise.c - apply madvise-family advice to a range, piece by piece.
+ *
+ * A range may cover part of one mapping, several mappings, and gaps.  It
+ * is cut at mapping boundaries; each piece gets its file's action (keep,
+ * rewrite, skip).  Pieces the table does not know are looked up in the
+ * kernel's view (kview.c): file-backed ones get their file's action,
+ * anonymous memory and holes keep the caller's advice.  Adjacent pieces
+ * with the same resulting advice are merged, so a range nothing changes
+ * is issued as one call with the caller's exact arguments.
+ *
+ * Errors, like the kernel: pieces are issued in address order; a hole
+ * (ENOMEM) is remembered and the walk continues, any other error stops it
+ * and is returned; ENOMEM is returned at the end if a hole was seen.
+ * Skipped pieces issue nothing and count as success.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "shim/shim.h"
+
+#define PAGE_MASK_	((uintptr_t)4095)
+#define SKIP		(-1)
+
+struct pending {
+	uintptr_t start, end;
+	int advice;		/* SKIP: issue nothing */
+};
+
+struct walk {
+	void *addr;		/* the caller's arguments */
+	size_t len;
+	int advice;
+	enum adv_kind kind;
+	bool posix;
+	struct pending cur;
+	bool saw_hole;
+};
+
+static const char *api_name(const struct walk *w)
+{
+	return w->posix ? "posix_madvise" : "madvise";
+}
+
+/* Issue one merged piece; returns 0 or an error number. */
+static int issue(struct walk *w, const struct pending *p)
+{
+	void *a = (void *)p->start;
+	size_t l = p->end - p->start;
+	int r;
+
+	if (p->advice == SKIP)
+		return 0;
+	if (a == w->addr && p->advice == w->advice &&
+	    p->end == (uintptr_t)w->addr + (((uintptr_t)w->len + PAGE_MASK_) & ~PAGE_MASK_))
+		l = w->len;	/* exactly the caller's call */
+	if (w->posix)
+		return call_posix_madvise(a, l, p->advice);
+	r = call_madvise(a, l, p->advice);
+	return r ? errno : 0;
+}
+
+static int flush(struct walk *w)
+{
+	int r;
+
+	if (w->cur.start == w->cur.end)
+		return 0;
+	r = issue(w, &w->cur);
+	w->cur.start = w->cur.end;
+	if (r == ENOMEM) {
+		w->saw_hole = true;
+		return 0;
+	}
+	return r;
+}
+
+/* Add [s, e) with @advice; returns 0 or the error that stops the walk. */
+static int add_piece(struct walk *w, uintptr_t s, uintptr_t e, int advice)
+{
+	int r;
+
+	if (w->cur.end == s && w->cur.advice == advice &&
+	    w->cur.start != w->cur.end) {
+		w->cur.end = e;
+		return 0;
+	}
+	r = flush(w);
+	w->cur.start = s;
+	w->cur.end = e;
+	w->cur.advice = advice;
+	return r;
+}
+
+/*
+ * The advice to issue for a piece of @f (NULL: a file with no cached
+ * entry, @rule from policy_match), counting and logging what happens.
+ * Call with shim.lock held (either mode) when @f is non-NULL.
+ */
+static int decide(struct walk *w, struct shim_file *f,
+		  const struct policy_rule *rule, const char *path,
+		  uintptr_t s, uintptr_t e)
+{
+	struct adv_action a = policy_decide(rule, ADV_FAMILY_MADVISE, w->kind);
+	int to = w->advice;
+	char what[64];
+
+	if (a.act == ADV_ACT_REWRITE) {
+		to = adv_to_madvise(a.to);
+		if (to < 0)
+			to = w->advice;
+	}
+	if (a.act == ADV_ACT_SKIP)
+		to = SKIP;
+	if (to == w->advice) {
+		STAT_INC(kept);
+	} else {
+		if (to == SKIP)
+			STAT_INC(skipped);
+		else
+			STAT_INC(rewritten);
+		if (!f || !__atomic_exchange_n(&f->logged, 1, __ATOMIC_RELAXED))
+			shim_log(POLICY_LOG_INFO, "%s %s: %s -> %s (%s)",
+				 to == SKIP ? "skip" : "rewrite", path,
+				 adv_kind_name(w->kind),
+				 to == SKIP ? "nothing" : adv_kind_name(a.to),
+				 rule ? rule->name : "-");
+	}
+	if (shim.log_level >= POLICY_LOG_DEBUG) {
+		adv_action_format(a, what, sizeof(what));
+		shim_log(POLICY_LOG_DEBUG, "%s(%#lx, %lu, %s) %s: %s (%s)",
+			 api_name(w), (unsigned long)s, (unsigned long)(e - s),
+			 adv_kind_name(w->kind), path, what,
+			 rule ? rule->name : "no rule");
+	}
+	return to;
+}
+
+/* A piece the table does not know: ask the kernel what is at @pos. */
+static int resolve_gap(struct walk *w, uintptr_t pos, uintptr_t gap_end,
+		       uintptr_t *next)
+{
+	struct kview_vma v;
+	struct shim_file *f = NULL;
+	const struct policy_rule *rule = NULL;
+	struct stat st;
+	uintptr_t e;
+	char *del;
+	int to;
+
+	if (kview_query(pos, &v) || v.start >= gap_end) {
+		*next = gap_end;	/* a hole: the kernel says ENOMEM */
+		return add_piece(w, pos, gap_end, w->advice);
+	}
+	if (v.start > pos) {
+		*next = v.start;
+		return add_piece(w, pos, v.start, w->advice);
+	}
+	e = v.end < gap_end ? v.end : gap_end;
+	*next = e;
+	if (!v.ino || v.path[0] != '/')
+		return add_piece(w, pos, e, w->advice);		/* anonymous */
+	del = strstr(v.path, " (deleted)");
+	shim_rdlock();
+	f = files_find(v.dev, v.ino);
+	if (f) {
+		to = decide(w, f, f->rule, f->path, pos, e);
+		shim_unlock();
+		return add_piece(w, pos, e, to);
+	}
+	shim_unlock();
+	/* Regular files only (not /dev/zero, sockets, deleted files). */
+	if (del || syscall(SYS_stat, v.path, &st) || !S_ISREG(st.st_mode) ||
+	    st.st_ino != v.ino || st.st_dev != v.dev)
+		return add_piece(w, pos, e, w->advice);
+	rule = policy_match(shim.policy, v.path);
+	shim_wrlock();
+	f = files_find(v.dev, v.ino);
+	if (!f)
+		f = files_add(&st, v.path, rule);
+	to = decide(w, f, f ? f->rule : rule, f ? f->path : v.path, pos, e);
+	shim_unlock();
+	return add_piece(w, pos, e, to);
+}
+
+/* The next piece starting at @pos; sets *next past it. */
+static int next_piece(struct walk *w, uintptr_t pos, uintptr_t end,
+		      uintptr_t *next)
+{
+	const struct map_node *n;
+	uintptr_t e;
+	int to;
+
+	shim_rdlock();
+	n = maptable_next(&shim.table, pos);
+	if (n && n->start <= pos) {
+		e = n->end < end ? n->end : end;
+		to = decide(w, n->file, ((struct shim_file *)n->file)->rule,
+			    ((struct shim_file *)n->file)->path, pos, e);
+		shim_unlock();
+		*next = e;
+		return add_piece(w, pos, e, to);
+	}
+	e = n && n->start < end ? n->start : end;
+	shim_unlock();
+	return resolve_gap(w, pos, e, next);
+}
+
+int advise_range(void *addr, size_t len, int advice, bool posix)
+{
+	struct walk w = {
+		.addr = addr, .len = len, .advice = advice, .posix = posix,
+		.kind = adv_from_madvise(advice),
+	};
+	uintptr_t pos = (uintptr_t)addr, end, next;
+	int saved = errno, r = 0;
+
+	end = pos + (((uintptr_t)len + PAGE_MASK_) & ~PAGE_MASK_);
+	/* What the kernel rejects or ignores as a whole goes as it came. */
+	if ((pos & PAGE_MASK_) || !len || end <= pos) {
+		r = issue(&w, &(struct pending){ pos, end, advice });
+		goto out;
+	}
+	shim_busy++;
+	STAT_INC(calls[ADV_FAMILY_MADVISE][w.kind]);
+	w.cur.start = w.cur.end = pos;
+	w.cur.advice = advice;
+	while (pos < end && !r) {
+		r = next_piece(&w, pos, end, &next);
+		pos = next;
+	}
+	if (!r)
+		r = flush(&w);
+	if (!r && w.saw_hole)
+		r = ENOMEM;
+	shim_busy--;
+out:
+	errno = saved;
+	return r;
+}

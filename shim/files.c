@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/*
+ * files.c - file identity and the decision cache, keyed by (dev, ino).
+ *
+ * A file's rule is looked up once (policy_match on its path) and kept
+ * while any mapping of it lives.  When the last mapping goes the entry
+ * moves to an idle list so re-mapping the same file stays cheap; the list
+ * is capped (oldest dropped first).  A reused inode number is noticed by
+ * its ctime and the entry refreshed.  Locking: every function here needs
+ * shim.lock held for writing, except files_find (either mode) and fd_path
+ * / files_lookup_fd (see below).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "shim/shim.h"
+
+#define IDLE_MAX 4096
+
+int files_oom;
+
+struct shim_file *files_find(dev_t dev, ino_t ino)
+{
+	struct file_key key;
+	struct shim_file *f;
+
+	memset(&key, 0, sizeof(key));
+	key.dev = dev;
+	key.ino = ino;
+	HASH_FIND(hh, shim.files, &key, sizeof(key), f);
+	return f;
+}
+
+static int set_path(struct shim_file *f, const char *path)
+{
+	size_t need = strlen(path) + 1;
+	char *p;
+
+	if (need > f->path_size) {
+		p = slab_alloc(need);
+		if (!p)
+			return -1;
+		slab_free(f->path, f->path_size);
+		f->path = p;
+		f->path_size = need;
+	}
+	memcpy(f->path, path, need);
+	return 0;
+}
+
+static void idle_unlink(struct shim_file *f)
+{
+	if (f->idle_prev)
+		f->idle_prev->idle_next = f->idle_next;
+	else if (shim.idle_head == f)
+		shim.idle_head = f->idle_next;
+	else
+		return;		/* not on the list */
+	if (f->idle_next)
+		f->idle_next->idle_prev = f->idle_prev;
+	else
+		shim.idle_tail = f->idle_prev;
+	f->idle_prev = f->idle_next = NULL;
+	shim.nr_idle--;
+}
+
+static void file_free(struct shim_file *f)
+{
+	HASH_DELETE(hh, shim.files, f);
+	slab_free(f->path, f->path_size);
+	slab_free(f, sizeof(*f));
+	STAT_SET(files_known, HASH_COUNT(shim.files));
+}
+
+static void idle_push(struct shim_file *f)
+{
+	f->idle_prev = shim.idle_tail;
+	f->idle_next = NULL;
+	if (shim.idle_tail)
+		shim.idle_tail->idle_next = f;
+	else
+		shim.idle_head = f;
+	shim.idle_tail = f;
+	if (++shim.nr_idle > IDLE_MAX) {
+		struct shim_file *old = shim.idle_head;
+
+		idle_unlink(old);
+		file_free(old);
+	}
+}
+
+struct shim_file *files_add(const struct stat *st, const char *path,
+			    const struct policy_rule *rule)
+{
+	struct shim_file *f = slab_alloc(sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->key.dev = st->st_dev;
+	f->key.ino = st->st_ino;
+	f->ctime = st->st_ctim;
+	f->rule = rule;
+	if (set_path(f, path)) {
+		slab_free(f, sizeof(*f));
+		return NULL;
+	}
+	files_oom = 0;
+	HASH_ADD(hh, shim.files, key, sizeof(f->key), f);
+	if (files_oom) {
+		slab_free(f->path, f->path_size);
+		slab_free(f, sizeof(*f));
+		return NULL;
+	}
+	STAT_SET(files_known, HASH_COUNT(shim.files));
+	idle_push(f);		/* until a mapping takes a reference */
+	return f;
+}
+
+bool files_stale(const struct shim_file *f, const struct stat *st)
+{
+	return f->ctime.tv_sec != st->st_ctim.tv_sec ||
+	       f->ctime.tv_nsec != st->st_ctim.tv_nsec;
+}
+
+int files_update(struct shim_file *f, const struct stat *st, const char *path,
+		 const struct policy_rule *rule)
+{
+	if (set_path(f, path))
+		return -1;
+	f->ctime = st->st_ctim;
+	f->rule = rule;
+	__atomic_store_n(&f->logged, 0, __ATOMIC_RELAXED);
+	return 0;
+}
+
+void files_get(void *p)
+{
+	struct shim_file *f = p;
+
+	if (f->refs++ == 0)
+		idle_unlink(f);
+}
+
+void files_put(void *p)
+{
+	struct shim_file *f = p;
+
+	if (--f->refs == 0)
+		idle_push(f);
+}
+
+/*
+ * fd_path - the path the kernel reports for @fd into @buf.  Returns the
+ * length, or -1 with errno set.  No lock needed.
+ */
+int fd_path(int fd, char *buf, size_t size)
+{
+	char link[32];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = syscall(SYS_readlink, link, buf, size - 1);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return (int)n;
+}
+
+/*
+ * files_lookup_fd - the cached entry for the regular file open on @fd
+ * (@st: its fstat), creating or refreshing it.  Call without the lock;
+ * returns with shim.lock held for writing and the entry (or NULL when the
+ * path cannot be read or memory runs out: the caller passes through).
+ */
+const struct shim_file *files_lookup_fd(int fd, const struct stat *st)
+{
+	const struct policy_rule *rule;
+	struct shim_file *f;
+	char path[4096];
+
+	shim_wrlock();
+	f = files_find(st->st_dev, st->st_ino);
+	if (f && !files_stale(f, st))
+		return f;
+	shim_unlock();
+
+	/* Slow path, outside the lock: name and rule of a new file. */
+	if (fd_path(fd, path, sizeof(path)) < 0)
+		path[0] = '\0';
+	rule = path[0] == '/' ? policy_match(shim.policy, path) : NULL;
+
+	shim_wrlock();
+	f = files_find(st->st_dev, st->st_ino);
+	if (f) {
+		if (files_update(f, st, path, rule))
+			goto fail;
+		return f;
+	}
+	f = files_add(st, path, rule);
+	if (!f)
+		goto fail;
+	return f;
+fail:
+	STAT_INC(errors);
+	return NULL;
+}

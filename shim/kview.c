@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kview.c - the kernel's view of one address: which VMA covers it (or
+ * comes next) and which file backs it.
+ *
+ * Used for madvise ranges the table does not know (mapped before the shim
+ * initialised, or by raw syscalls).  Linux 6.11+ answers with the
+ * PROCMAP_QUERY ioctl on /proc/self/maps in one call; older kernels get
+ * /proc/self/maps parsed through a stack buffer.  No malloc, no fd kept
+ * (a daemon closing every descriptor must not break us).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/sysmacros.h>
+
+#include "shim/shim.h"
+
+/* From include/uapi/linux/fs.h (6.11); Debian 12's headers predate it. */
+struct procmap_query {
+	uint64_t size;
+	uint64_t query_flags;
+	uint64_t query_addr;
+	uint64_t vma_start;
+	uint64_t vma_end;
+	uint64_t vma_flags;
+	uint64_t vma_page_size;
+	uint64_t vma_offset;
+	uint64_t inode;
+	uint32_t dev_major;
+	uint32_t dev_minor;
+	uint32_t vma_name_size;
+	uint32_t build_id_size;
+	uint64_t vma_name_addr;
+	uint64_t build_id_addr;
+};
+#define PROCMAP_QUERY			_IOWR('f', 17, struct procmap_query)
+#define PROCMAP_QUERY_COVERING_OR_NEXT_VMA 0x10
+
+static int no_procmap_query;	/* set once the ioctl is known missing */
+
+static int query_ioctl(int fd, uintptr_t addr, struct kview_vma *out)
+{
+	struct procmap_query q;
+
+	memset(&q, 0, sizeof(q));
+	q.size = sizeof(q);
+	q.query_flags = PROCMAP_QUERY_COVERING_OR_NEXT_VMA;
+	q.query_addr = addr;
+	q.vma_name_addr = (uintptr_t)out->path;
+	q.vma_name_size = sizeof(out->path);
+	if (syscall(SYS_ioctl, fd, PROCMAP_QUERY, &q))
+		return -1;
+	out->start = q.vma_start;
+	out->end = q.vma_end;
+	out->ino = q.inode;
+	out->dev = makedev(q.dev_major, q.dev_minor);
+	if (!q.vma_name_size)
+		out->path[0] = '\0';
+	return 0;
+}
+
+static uintptr_t parse_hex(const char **p)
+{
+	uintptr_t v = 0;
+	int d;
+
+	for (;; (*p)++) {
+		if (**p >= '0' && **p <= '9')
+			d = **p - '0';
+		else if (**p >= 'a' && **p <= 'f')
+			d = **p - 'a' + 10;
+		else
+			return v;
+		v = v << 4 | (uintptr_t)d;
+	}
+}
+
+/* One maps line; returns 0 if it covers or follows @addr (filled in). */
+static int parse_line(const char *l, uintptr_t addr, struct kview_vma *out)
+{
+	unsigned int maj, min;
+	uintptr_t start, end;
+	const char *p = l;
+	size_t n;
+
+	start = parse_hex(&p);
+	if (*p++ != '-')
+		return -1;
+	end = parse_hex(&p);
+	if (end <= addr)
+		return -1;
+	p = strchr(p, ' ');		/* perms */
+	if (!p || !(p = strchr(p + 1, ' ')))	/* offset */
+		return -1;
+	p++;
+	maj = (unsigned int)parse_hex(&p);
+	if (*p++ != ':')
+		return -1;
+	min = (unsigned int)parse_hex(&p);
+	out->start = start;
+	out->end = end;
+	out->dev = makedev(maj, min);
+	out->ino = (ino_t)strtoull(p, (char **)&p, 10);
+	while (*p == ' ')
+		p++;
+	n = strlen(p);
+	if (n >= sizeof(out->path))
+		n = sizeof(out->path) - 1;
+	memcpy(out->path, p, n);
+	out->path[n] = '\0';
+	return 0;
+}
+
+static int query_maps(int fd, uintptr_t addr, struct kview_vma *out)
+{
+	char buf[8192];
+	size_t have = 0;
+	ssize_t n;
+	char *nl, *line;
+
+	for (;;) {
+		n = syscall(SYS_read, fd, buf + have, sizeof(buf) - 1 - have);
+		if (n < 0)
+			return -1;
+		have += (size_t)n;
+		buf[have] = '\0';
+		line = buf;
+		while ((nl = strchr(line, '\n'))) {
+			*nl = '\0';
+			if (!parse_line(line, addr, out))
+				return 0;
+			line = nl + 1;
+		}
+		if (n == 0) {
+			errno = ENOENT;
+			return -1;
+		}
+		have = (size_t)(buf + have - line);
+		if (have == sizeof(buf) - 1)
+			have = 0;	/* absurd line: drop it */
+		memmove(buf, line, have);
+	}
+}
+
+/*
+ * kview_query - the VMA covering @addr, or the first one after it.
+ * Returns 0 with *out filled in (path "" for anonymous memory), or -1
+ * with errno (ENOENT: nothing at or above @addr).  errno is clobbered.
+ */
+int kview_query(uintptr_t addr, struct kview_vma *out)
+{
+	int fd, ret;
+
+	STAT_INC(fallbacks);
+	fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/maps",
+			  O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ret = -1;
+	if (!__atomic_load_n(&no_procmap_query, __ATOMIC_RELAXED)) {
+		ret = query_ioctl(fd, addr, out);
+		if (ret && errno == ENOTTY)
+			__atomic_store_n(&no_procmap_query, 1, __ATOMIC_RELAXED);
+		else if (ret && errno == ENOENT)
+			goto out;
+	}
+	if (ret)
+		ret = query_maps(fd, addr, out);
+out:
+	sys_close(fd);
+	return ret;
+}
+
+/* kview_force_maps - always parse /proc/self/maps (tests of the fallback). */
+void kview_force_maps(void)
+{
+	__atomic_store_n(&no_procmap_query, 1, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+/*
+ * madvise.c - madvise and posix_madvise.
+ *
+ * Advice no rule changes (MADV_DONTNEED on anonymous memory, HotSpot's
+ * probes) goes straight to the next definition: no lock, no counting.
+ * Lazy init is triggered only by advice allocators never give (they use
+ * DONTNEED, FREE, HUGEPAGE and friends, sometimes under their own locks,
+ * where init's mallocs could deadlock).
+ */
+#include <errno.h>
+#include <sys/mman.h>
+
+#include "shim/shim.h"
+
+static inline bool examine(enum adv_kind kind)
+{
+	bool ok;
+
+	switch (kind) {
+	case ADV_NORMAL:
+	case ADV_RANDOM:
+	case ADV_SEQUENTIAL:
+	case ADV_WILLNEED:
+		ok = shim_activate();
+		break;
+	default:
+		ok = shim_active();
+		break;
+	}
+	return ok && shim_acts_on(ADV_FAMILY_MADVISE, kind);
+}
+
+SHIM_EXPORT int madvise(void *addr, size_t len, int advice)
+{
+	int r;
+
+	if (likely(!examine(adv_from_madvise(advice))))
+		return call_madvise(addr, len, advice);
+	r = advise_range(addr, len, advice, false);
+	if (r) {
+		errno = r;
+		return -1;
+	}
+	return 0;
+}
+
+SHIM_EXPORT int posix_madvise(void *addr, size_t len, int advice)
+{
+	if (likely(!examine(adv_from_madvise(advice))))
+		return call_posix_madvise(addr, len, advice);
+	return advise_range(addr, len, advice, true);
+}
+
+SHIM_SELF(madvise);
+SHIM_SELF(posix_madvise);

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mapping.c - mmap, mmap64, munmap, mremap: keep the mapping table in step.
+ *
+ * Anonymous mappings go straight through without a lock (allocators and
+ * JIT heaps make most mmap calls), except MAP_FIXED ones, which may
+ * replace a file range the table knows.  The table is updated after a
+ * successful mmap/mremap and before munmap (so a concurrent mmap that gets
+ * the freed addresses never has its new range removed by us).  errno is
+ * what the real call left.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <sys/mman.h>
+
+#include "shim/shim.h"
+
+#define PAGE_MASK_ ((uintptr_t)4095)
+
+static inline uintptr_t page_up(size_t len)
+{
+	return ((uintptr_t)len + PAGE_MASK_) & ~PAGE_MASK_;
+}
+
+static void apply_on_map(const struct policy_rule *rule, int fd)
+{
+	unsigned int acts = rule ? rule->on_map : 0;
+
+	/* Raw syscalls: errno is restored by the caller, nothing is logged. */
+	if (acts & MAP_ACT_NOREUSE) {
+		if (!sys_fadvise(fd, 0, 0, POSIX_FADV_NOREUSE))
+			STAT_INC(noreuse_applied);
+		else
+			STAT_INC(errors);
+	}
+	if (acts & MAP_ACT_NORMAL) {
+		if (!sys_fadvise(fd, 0, 0, POSIX_FADV_NORMAL))
+			STAT_INC(normal_applied);
+		else
+			STAT_INC(errors);
+	}
+}
+
+/* Record a fresh file mapping; called with errno saved by the caller. */
+static void register_file(void *addr, size_t len, int fd)
+{
+	const struct shim_file *f;
+	const struct policy_rule *rule;
+	struct stat st;
+
+	if (syscall(SYS_fstat, fd, &st) || !S_ISREG(st.st_mode))
+		return;
+	f = files_lookup_fd(fd, &st);
+	if (!f) {
+		/* Unknown file: at least forget what was there before. */
+		maptable_unmap(&shim.table, (uintptr_t)addr,
+			       (uintptr_t)addr + page_up(len));
+		goto unlock;
+	}
+	rule = f->rule;
+	if (maptable_map(&shim.table, (uintptr_t)addr,
+			 (uintptr_t)addr + page_up(len), (void *)f))
+		STAT_INC(errors);
+	else
+		STAT_INC(file_maps_total);
+	table_changed();
+	shim_unlock();
+	shim_log(POLICY_LOG_DEBUG, "mmap %s at %p +%zu (%s)", f->path, addr, len,
+		 rule ? rule->name : "no rule");
+	if (shim.on_map)
+		apply_on_map(rule, fd);
+	return;
+unlock:
+	table_changed();
+	shim_unlock();
+}
+
+/* A MAP_FIXED anonymous mapping may have replaced known file ranges. */
+static void forget_range(void *addr, size_t len)
+{
+	uintptr_t s = (uintptr_t)addr, e = s + page_up(len);
+
+	if (!table_nr())
+		return;
+	shim_rdlock();
+	if (!maptable_overlaps(&shim.table, s, e)) {
+		shim_unlock();
+		return;
+	}
+	shim_unlock();
+	shim_wrlock();
+	maptable_unmap(&shim.table, s, e);
+	table_changed();
+	shim_unlock();
+}
+
+static void after_mmap(void *ret, size_t len, int flags, int fd)
+{
+	int saved = errno;
+
+	shim_busy++;
+	if (!(flags & MAP_ANONYMOUS) && fd >= 0)
+		register_file(ret, len, fd);
+	else
+		forget_range(ret, len);
+	shim_busy--;
+	errno = saved;
+}
+
+static inline bool wants_mmap(int flags, int fd)
+{
+	if ((flags & MAP_ANONYMOUS) || fd < 0)
+		return (flags & MAP_FIXED) && shim_active();
+	return shim_activate();
+}
+
+SHIM_EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	void *ret;
+
+	if (likely(!wants_mmap(flags, fd)))
+		return call_mmap(addr, len, prot, flags, fd, off);
+	ret = call_mmap(addr, len, prot, flags, fd, off);
+	if (ret != MAP_FAILED)
+		after_mmap(ret, len, flags, fd);
+	return ret;
+}
+
+SHIM_EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	void *ret;
+
+	if (likely(!wants_mmap(flags, fd)))
+		return call_mmap64(addr, len, prot, flags, fd, off);
+	ret = call_mmap64(addr, len, prot, flags, fd, off);
+	if (ret != MAP_FAILED)
+		after_mmap(ret, len, flags, fd);
+	return ret;
+}
+
+SHIM_EXPORT int munmap(void *addr, size_t len)
+{
+	uintptr_t s = (uintptr_t)addr, e;
+	int saved;
+
+	/* Invalid arguments: the kernel refuses, the table must not change. */
+	if (!shim_active() || (s & PAGE_MASK_) || !len || s + len < s ||
+	    !table_nr())
+		return call_munmap(addr, len);
+	saved = errno;
+	e = s + page_up(len);
+	shim_busy++;
+	shim_rdlock();
+	if (maptable_overlaps(&shim.table, s, e)) {
+		shim_unlock();
+		shim_wrlock();
+		maptable_unmap(&shim.table, s, e);
+		table_changed();
+	}
+	shim_unlock();
+	shim_busy--;
+	errno = saved;
+	return call_munmap(addr, len);
+}
+
+SHIM_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
+{
+	void *new_addr = NULL, *ret;
+	int saved;
+	va_list ap;
+
+	if (flags & MREMAP_FIXED) {
+		va_start(ap, flags);
+		new_addr = va_arg(ap, void *);
+		va_end(ap);
+	}
+	ret = call_mremap(old, old_len, new_len, flags, new_addr);
+	if (ret == MAP_FAILED || !shim_active() ||
+	    !table_nr())
+		return ret;
+	saved = errno;
+	shim_busy++;
+	shim_wrlock();
+	/* MREMAP_DONTUNMAP leaves the old range mapped (like old_len 0). */
+	switch (maptable_remap(&shim.table, (uintptr_t)old,
+			       (flags & MREMAP_DONTUNMAP) ? 0 : page_up(old_len),
+			       (uintptr_t)ret, page_up(new_len))) {
+	case 1:
+		/* Not a file range we know; whatever it landed on is gone. */
+		maptable_unmap(&shim.table, (uintptr_t)ret,
+			       (uintptr_t)ret + page_up(new_len));
+		break;
+	case -1:
+		STAT_INC(errors);
+		break;
+	}
+	table_changed();
+	shim_unlock();
+	shim_busy--;
+	errno = saved;
+	return ret;
+}
+
+SHIM_SELF(mmap);
+SHIM_SELF(mmap64);
+SHIM_SELF(munmap);
+SHIM_SELF(mremap);

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * shim.h - libadvshim.so internals shared by its source files.
+ *
+ * Lock protocol (the one lock, shim.lock, a pthread rwlock):
+ *   - shim.table (address ranges) and shim.files (the (dev, ino) decision
+ *     cache, every struct shim_file field except `logged`) are written only
+ *     with shim.lock held for writing, and read with it held either way;
+ *   - shim_file.logged is an atomic flag set under the read lock;
+ *   - shim.policy and the fast-path masks are written once during init,
+ *     before shim.state becomes SHIM_ACTIVE (release), and read after
+ *     observing it (acquire): readers take no lock for them;
+ *   - slab_alloc/slab_free run only under the write lock;
+ *   - no system call that can block for long (I/O) runs under the lock,
+ *     except readlink/fstat which never sleep on the data path;
+ *   - fork: prepare takes the write lock, parent and child release it.
+ * Anonymous mappings and advice nobody acts on never touch the lock.
+ */
+#ifndef ADVSHIM_SHIM_H
+#define ADVSHIM_SHIM_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "shim/slab.h"
+
+/*
+ * uthash allocates through the shim's slab (under the write lock), and an
+ * allocation failure must not exit(): HASH_NONFATAL_OOM makes HASH_ADD
+ * leave the table unchanged and raise files_oom instead.
+ */
+extern int files_oom;
+#define uthash_malloc(sz)		slab_alloc(sz)
+#define uthash_free(ptr, sz)		slab_free(ptr, sz)
+#define HASH_NONFATAL_OOM		1
+#define uthash_nonfatal_oom(obj)	(files_oom = 1)
+#include <uthash.h>
+
+#include "policy/policy.h"
+#include "shim/maptable.h"
+#include "shim/stats_layout.h"
+#include "shim/sys.h"
+
+/* The interposers: exported, plus hidden aliases the shim itself uses. */
+#define SHIM_EXPORT __attribute__((visibility("default")))
+#if defined(__clang__)
+#define SHIM_COPY_ATTRS(name)
+#else
+#define SHIM_COPY_ATTRS(name) __attribute__((copy(name)))
+#endif
+#define SHIM_SELF(name) \
+	extern __typeof(name) shim_##name##_self SHIM_COPY_ATTRS(name) \
+		__attribute__((alias(#name), visibility("hidden")))
+
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
+enum shim_state {
+	SHIM_UNINIT,
+	SHIM_INITIALIZING,
+	SHIM_ACTIVE,
+	SHIM_PASSTHROUGH,	/* config error or process not selected */
+};
+
+struct file_key {
+	dev_t dev;
+	ino_t ino;
+};
+
+/* One file the process mapped or advised: its identity and decision. */
+struct shim_file {
+	struct file_key key;
+	UT_hash_handle hh;
+	struct timespec ctime;		/* to notice a reused inode number */
+	const struct policy_rule *rule;	/* NULL: no rule, pass through */
+	unsigned int refs;		/* table ranges pointing here */
+	int logged;			/* atomic: first rewrite logged */
+	struct shim_file *idle_prev;	/* on the idle list when refs == 0 */
+	struct shim_file *idle_next;
+	size_t path_size;
+	char *path;
+};
+
+struct shim_globals {
+	int state;			/* enum shim_state, atomic */
+	struct policy *policy;
+	unsigned int acts[ADV_NR_FAMILIES];	/* kinds some rule changes */
+	bool on_map;			/* some rule has on_map actions */
+	int log_level;			/* enum policy_log_level */
+	int log_fd;
+	pthread_rwlock_t lock;
+	struct maptable table;
+	size_t nr_ranges;		/* atomic copy of table.count */
+	struct shim_file *files;	/* uthash by key */
+	struct shim_file *idle_head, *idle_tail;
+	size_t nr_idle;
+};
+
+extern struct shim_globals shim SHIM_HIDDEN;
+
+/* Re-entry guard: non-zero while this thread runs shim code. */
+extern __thread int shim_busy
+	__attribute__((tls_model("initial-exec"))) SHIM_HIDDEN;
+
+/* --- init.c */
+/* shim_init - once-only initialisation; safe to call any time, any thread. */
+void shim_init(void) SHIM_HIDDEN;
+
+static inline int shim_state_get(void)
+{
+	return __atomic_load_n(&shim.state, __ATOMIC_ACQUIRE);
+}
+
+/* shim_active - policy in force and this thread not already inside. */
+static inline bool shim_active(void)
+{
+	return shim_state_get() == SHIM_ACTIVE && !shim_busy;
+}
+
+/*
+ * shim_activate - like shim_active, but initialises first if nobody has.
+ * Only for entry points allocators never use while holding their locks
+ * (file mappings, advice other than the allocator kinds, fadvise).
+ */
+bool shim_activate(void) SHIM_HIDDEN;
+
+/* Does any rule change advice @kind of @family (or is every call logged)? */
+static inline bool shim_acts_on(enum adv_family family, enum adv_kind kind)
+{
+	return (shim.acts[family] >> kind) & 1u;
+}
+
+/* --- real.c: the next definitions (libc's), raw syscalls until resolved. */
+void real_resolve(void) SHIM_HIDDEN;
+void *real_dlsym_get(void) SHIM_HIDDEN;
+void *call_mmap(void *addr, size_t len, int prot, int flags, int fd,
+		off_t off) SHIM_HIDDEN;
+void *call_mmap64(void *addr, size_t len, int prot, int flags, int fd,
+		  off_t off) SHIM_HIDDEN;
+int call_munmap(void *addr, size_t len) SHIM_HIDDEN;
+void *call_mremap(void *old, size_t old_len, size_t new_len, int flags,
+		  void *new_addr) SHIM_HIDDEN;
+int call_madvise(void *addr, size_t len, int advice) SHIM_HIDDEN;
+/* These two return 0 or an error number and never change errno. */
+int call_posix_madvise(void *addr, size_t len, int advice) SHIM_HIDDEN;
+int call_posix_fadvise(int fd, off_t off, off_t len, int advice) SHIM_HIDDEN;
+int call_posix_fadvise64(int fd, off_t off, off_t len, int advice) SHIM_HIDDEN;
+
+/* --- log.c */
+void shim_log(int level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3))) SHIM_HIDDEN;
+
+/* --- stats.c */
+extern struct advshim_stats *shim_stats SHIM_HIDDEN;
+void stats_init(void) SHIM_HIDDEN;
+void stats_after_fork(void) SHIM_HIDDEN;
+#define STAT_INC(field) __atomic_fetch_add(&shim_stats->field, 1, __ATOMIC_RELAXED)
+#define STAT_SET(field, v) __atomic_store_n(&shim_stats->field, (v), __ATOMIC_RELAXED)
+
+/* --- files.c (callers hold shim.lock as documented there) */
+struct shim_file *files_find(dev_t dev, ino_t ino) SHIM_HIDDEN;
+struct shim_file *files_add(const struct stat *st, const char *path,
+			    const struct policy_rule *rule) SHIM_HIDDEN;
+bool files_stale(const struct shim_file *f, const struct stat *st) SHIM_HIDDEN;
+int files_update(struct shim_file *f, const struct stat *st, const char *path,
+		 const struct policy_rule *rule) SHIM_HIDDEN;
+void files_get(void *f) SHIM_HIDDEN;
+void files_put(void *f) SHIM_HIDDEN;
+const struct shim_file *files_lookup_fd(int fd, const struct stat *st) SHIM_HIDDEN;
+int fd_path(int fd, char *buf, size_t size) SHIM_HIDDEN;
+
+/* --- kview.c */
+struct kview_vma {
+	uintptr_t start, end;
+	dev_t dev;
+	ino_t ino;
+	char path[4096];
+};
+int kview_query(uintptr_t addr, struct kview_vma *out) SHIM_HIDDEN;
+void kview_force_maps(void) SHIM_HIDDEN;
+
+
+/* --- advise.c */
+int advise_range(void *addr, size_t len, int advice, bool posix) SHIM_HIDDEN;
+
+/* Lock helpers: never fail visibly (fail open on EDEADLK etc.). */
+static inline void shim_rdlock(void)
+{
+	pthread_rwlock_rdlock(&shim.lock);
+}
+
+static inline void shim_wrlock(void)
+{
+	pthread_rwlock_wrlock(&shim.lock);
+}
+
+static inline void shim_unlock(void)
+{
+	pthread_rwlock_unlock(&shim.lock);
+}
+
+/* After changing shim.table (write lock held): publish its size. */
+static inline void table_changed(void)
+{
+	__atomic_store_n(&shim.nr_ranges, shim.table.count, __ATOMIC_RELAXED);
+	STAT_SET(file_maps_live, shim.table.count);
+}
+
+/* Lock-free hint: zero means no file range is known, skip the lock. */
+static inline size_t table_nr(void)
+{
+	return __atomic_load_n(&shim.nr_ranges, __ATOMIC_RELAXED);
+}
+
+#endif /* ADVSHIM_SHIM_H */

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: MIT
+/*
+ * advprog.c - maps a file and advises it the way applications do, then
+ * reports what the kernel has in force (VmFlags from /proc/self/smaps).
+ * The shim's integration tests run it plain and under LD_PRELOAD.
+ *
+ * usage: advprog [options] FILE
+ *   -f FUNC     madvise | posix_madvise | posix_fadvise (default posix_madvise)
+ *   -l LOOKUP   direct | default (dlsym(RTLD_DEFAULT)) | libc
+ *               (dlsym(dlopen("libc.so.6")))                    [direct]
+ *   -a ADVICE   random | sequential | normal | willneed | dontneed | NUMBER
+ *   -P PAGES    mapping size in pages                            [16]
+ *   -o PG -n PG advise only pages [o, o+n) of the mapping         [all]
+ *   -L          layout: file 4 pages | anonymous 2 | file 4, advised as one
+ *   -p          print "ready PID ADDR" and wait for stdin to close
+ *   -F          do it all again in a forked child as well
+ *   -t N        N threads map, advise, check and unmap concurrently
+ *   -i ITER     iterations per thread                            [200]
+ * Output: one "result ..." line per check, e.g.
+ *   result call=0 errno=0 rr=0 sr=0
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/integration/shim/vmflags.h"
+
+#define PG 4096L
+
+static const char *file, *func = "posix_madvise", *lookup = "direct";
+static int advice = POSIX_MADV_RANDOM, fadv = POSIX_FADV_RANDOM;
+static long pages = 16, off_pg = -1, nr_pg = -1, iters = 200;
+static int layout, pause_it, do_fork, threads;
+
+typedef int (*madv_fn)(void *, size_t, int);
+typedef int (*fadv_fn)(int, off_t, off_t, int);
+
+static void *find(const char *name)
+{
+	void *h;
+
+	if (!strcmp(lookup, "direct"))
+		return NULL;
+	if (!strcmp(lookup, "default"))
+		return dlsym(RTLD_DEFAULT, name);
+	h = dlopen("libc.so.6", RTLD_NOW);
+	return h ? dlsym(h, name) : NULL;
+}
+
+static int parse_advice(const char *s)
+{
+	static const struct { const char *n; int m, f; } t[] = {
+		{ "normal", POSIX_MADV_NORMAL, POSIX_FADV_NORMAL },
+		{ "random", POSIX_MADV_RANDOM, POSIX_FADV_RANDOM },
+		{ "sequential", POSIX_MADV_SEQUENTIAL, POSIX_FADV_SEQUENTIAL },
+		{ "willneed", POSIX_MADV_WILLNEED, POSIX_FADV_WILLNEED },
+		{ "dontneed", POSIX_MADV_DONTNEED, POSIX_FADV_DONTNEED },
+		{ "noreuse", -1, POSIX_FADV_NOREUSE },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(s, t[i].n)) {
+			fadv = t[i].f;
+			return t[i].m;
+		}
+	fadv = atoi(s);
+	return atoi(s);
+}
+
+/* Call the chosen entry point; returns 0 or an error number. */
+static int advise(void *addr, size_t len, int fd)
+{
+	int r;
+
+	if (!strcmp(func, "madvise")) {
+		madv_fn f = find("madvise");
+
+		r = f ? f(addr, len, advice) : madvise(addr, len, advice);
+		return r ? errno : 0;
+	}
+	if (!strcmp(func, "posix_fadvise")) {
+		fadv_fn f = find("posix_fadvise");
+
+		return f ? f(fd, 0, 0, fadv) : posix_fadvise(fd, 0, 0, fadv);
+	}
+	{
+		madv_fn f = find("posix_madvise");
+
+		return f ? f(addr, len, advice) : posix_madvise(addr, len, advice);
+	}
+}
+
+static void report(const char *what, int ret, char *base, long from, long n)
+{
+	long p;
+
+	printf("result %s call=%d", what, ret);
+	for (p = from; p < from + n; p++)
+		printf(" p%ld=%s%s", p, has_flag(base + p * PG, "rr") == 1 ? "rr" : "",
+		       has_flag(base + p * PG, "sr") == 1 ? "sr" : "");
+	printf("\n");
+}
+
+static int open_file(void)
+{
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		perror(file);
+		exit(1);
+	}
+	return fd;
+}
+
+/* The layout test: file | anon | file, advised as one range. */
+static int run_layout(void)
+{
+	int fd = open_file(), r;
+	char *base = mmap(NULL, 10 * PG, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+			  -1, 0);
+
+	if (base == MAP_FAILED ||
+	    mmap(base, 4 * PG, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0) == MAP_FAILED ||
+	    mmap(base + 4 * PG, 2 * PG, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED ||
+	    mmap(base + 6 * PG, 4 * PG, PROT_READ, MAP_SHARED | MAP_FIXED, fd,
+		 4 * PG) == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
+	r = advise(base + PG, 8 * PG, fd);	/* part of each piece */
+	report("layout", r, base, 0, 10);
+	munmap(base, 10 * PG);
+	close(fd);
+	return 0;
+}
+
+static int run_once(const char *what)
+{
+	int fd = open_file(), r;
+	long from = off_pg < 0 ? 0 : off_pg;
+	long n = nr_pg < 0 ? pages - from : nr_pg;
+	char *base = mmap(NULL, pages * PG, PROT_READ, MAP_SHARED, fd, 0);
+
+	if (base == MAP_FAILED) {
+		perror("mmap");
+		return 1;
+	}
+	r = advise(base + from * PG, n * PG, fd);
+	if (pause_it) {
+		printf("ready %d %p\n", getpid(), (void *)base);
+		fflush(stdout);
+		while (getchar() != EOF)
+			;
+	}
+	report(what, r, base, 0, pages);
+	munmap(base, pages * PG);
+	close(fd);
+	return 0;
+}
+
+static int thread_rr_seen;
+static int thread_errors;
+
+static void *thread_main(void *arg)
+{
+	long i;
+	int fd = open_file(), rr = 0, err = 0;
+
+	(void)arg;
+	for (i = 0; i < iters; i++) {
+		char *a = mmap(NULL, 4 * PG, PROT_READ, MAP_SHARED, fd, 0);
+		char *anon = mmap(NULL, 2 * PG, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (a == MAP_FAILED || anon == MAP_FAILED) {
+			err++;
+			continue;
+		}
+		if (posix_madvise(a, 4 * PG, POSIX_MADV_RANDOM) ||
+		    madvise(anon, 2 * PG, MADV_DONTNEED))
+			err++;
+		if (i % 16 == 0 && has_flag(a + PG, "rr") == 1)
+			rr++;
+		/* Partial unmap, then the rest: splits in the table. */
+		munmap(a + PG, PG);
+		munmap(a, PG);
+		munmap(a + 2 * PG, 2 * PG);
+		munmap(anon, 2 * PG);
+	}
+	close(fd);
+	__atomic_fetch_add(&thread_rr_seen, rr, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&thread_errors, err, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static int run_threads(void)
+{
+	pthread_t t[64];
+	int i;
+
+	if (threads > 64)
+		threads = 64;
+	for (i = 0; i < threads; i++)
+		pthread_create(&t[i], NULL, thread_main, NULL);
+	for (i = 0; i < threads; i++)
+		pthread_join(t[i], NULL);
+	printf("result threads=%d iters=%ld rr_seen=%d errors=%d\n", threads,
+	       iters, thread_rr_seen, thread_errors);
+	return thread_errors != 0;
+}
+
+int main(int argc, char **argv)
+{
+	int c, status, ret;
+	pid_t pid;
+
+	while ((c = getopt(argc, argv, "f:l:a:P:o:n:LpFt:i:")) != -1) {
+		switch (c) {
+		case 'f': func = optarg; break;
+		case 'l': lookup = optarg; break;
+		case 'a': advice = parse_advice(optarg); break;
+		case 'P': pages = atol(optarg); break;
+		case 'o': off_pg = atol(optarg); break;
+		case 'n': nr_pg = atol(optarg); break;
+		case 'L': layout = 1; break;
+		case 'p': pause_it = 1; break;
+		case 'F': do_fork = 1; break;
+		case 't': threads = atoi(optarg); break;
+		case 'i': iters = atol(optarg); break;
+		default:
+			fprintf(stderr, "usage: see the comment in advprog.c\n");
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "advprog: FILE missing\n");
+		return 2;
+	}
+	file = argv[optind];
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (threads)
+		return run_threads();
+	if (layout)
+		return run_layout();
+	ret = run_once("parent");
+	if (!do_fork)
+		return ret;
+	pid = fork();
+	if (pid == 0)
+		_exit(run_once("child"));
+	waitpid(pid, &status, 0);
+	return ret || !WIFEXITED(status) || WEXITSTATUS(status);
+}
