@@ -214,24 +214,21 @@ static int arm_names(const char *dir, char names[][AB_NAME], int max)
 	return n;
 }
 
-int ab_report(const char *dir, bool no_plot)
+/* Load @n arms of @dir (in that order) and render them. */
+static int render_names(const char *dir, char names[][AB_NAME], int n,
+			bool no_plot, bool timelines)
 {
-	char names[32][AB_NAME];
 	struct arm_result r[32];
-	int n = arm_names(dir, names, 32), ok = 0, ret;
+	int ok = 0, ret;
 
-	if (n <= 0) {
-		fprintf(stderr, "advshim-ab: no arm-*.tsv in %s\n", dir);
-		return 1;
-	}
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n && i < 32; i++) {
 		if (load_arm(dir, names[i], &r[ok]))
 			continue;
 		ok++;
 	}
 	if (!ok)
 		return 1;
-	for (int i = 0; i < ok; i++) {
+	for (int i = 0; timelines && i < ok; i++) {
 		print_arm_head(stdout, &r[i]);
 		for (size_t j = 0; j < r[i].n; j++)
 			print_arm_row(stdout, &r[i], &r[i].s[j]);
@@ -240,4 +237,28 @@ int ab_report(const char *dir, bool no_plot)
 	for (int i = 0; i < ok; i++)
 		arm_free(&r[i]);
 	return ret;
+}
+
+int ab_report(const char *dir, bool no_plot)
+{
+	char names[32][AB_NAME];
+	int n = arm_names(dir, names, 32);
+
+	if (n <= 0) {
+		fprintf(stderr, "advshim-ab: no arm-*.tsv in %s\n", dir);
+		return 1;
+	}
+	return render_names(dir, names, n, no_plot, true);
+}
+
+int ab_render_saved(const char *dir, const struct arm_result *r, size_t n,
+		    bool no_plot)
+{
+	char names[32][AB_NAME];
+
+	if (n > 32)
+		n = 32;
+	for (size_t i = 0; i < n; i++)
+		snprintf(names[i], AB_NAME, "%s", r[i].name);
+	return render_names(dir, names, (int)n, no_plot, false) ? -1 : 0;
 }

@@ -959,7 +959,7 @@ int ab_run(const struct experiment *e, const struct ab_opts *o)
 			ret = 1;
 		n++;
 	}
-	if (n && ab_render(o->out, res, n, o->no_plot))
+	if (n && ab_render_saved(o->out, res, n, o->no_plot))
 		ret = 1;
 	if (stop_signal) {
 		fprintf(stderr, "advshim-ab: interrupted; memcgs and workloads cleaned up\n");

@@ -51,4 +51,12 @@ int ab_report(const char *dir, bool no_plot);
 int ab_render(const char *dir, const struct arm_result *r, size_t n,
 	      bool no_plot);
 
+/*
+ * ab_render_saved - ab_render() of the arms of @r as read back from
+ * their TSV files in @dir, so a live run and `report DIR` print the same
+ * numbers.  0, or -1 after a message.
+ */
+int ab_render_saved(const char *dir, const struct arm_result *r, size_t n,
+		    bool no_plot);
+
 #endif /* ADVSHIM_AB_RUN_H */
