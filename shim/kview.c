@@ -93,8 +93,8 @@ static int parse_line(const char *l, uintptr_t addr, struct kview_vma *out)
 	end = parse_hex(&p);
 	if (end <= addr)
 		return -1;
-	p = strchr(p, ' ');		/* perms */
-	if (!p || !(p = strchr(p + 1, ' ')))	/* offset */
+	/* " perms offset dev inode path": skip perms and offset. */
+	if (*p != ' ' || !(p = strchr(p + 1, ' ')) || !(p = strchr(p + 1, ' ')))
 		return -1;
 	p++;
 	maj = (unsigned int)parse_hex(&p);

@@ -35,3 +35,34 @@ $(BUILD)/tests/test_shim_%: $(OBJ)/tests/unit/test_shim_%.o $(filter-out $(OBJ)/
 CHECK_TARGETS	+= check-shim-unit
 check-shim-unit: $(SHIM_UNIT_TESTS)
 	@set -e; for t in $(SHIM_UNIT_TESTS); do echo "--- $$t"; $$t --jobs=1; done
+
+# Integration test programs (built with the same flags, sanitizers included).
+SHIM_IT		:= $(BUILD)/tests/shim
+SHIM_IT_PROGS	:= $(SHIM_IT)/advprog $(SHIM_IT)/errprog $(SHIM_IT)/earlyprog \
+		   $(SHIM_IT)/libearly.so $(SHIM_IT)/libwrapnext.so
+TARGETS		+= $(SHIM_IT_PROGS)
+
+$(SHIM_IT)/advprog: $(OBJ)/tests/integration/shim/advprog.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -ldl -lpthread
+
+$(SHIM_IT)/errprog: $(OBJ)/tests/integration/shim/errprog.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -ldl
+
+$(SHIM_IT)/libearly.so: $(OBJ)/tests/integration/shim/early.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -shared -o $@ $^
+
+$(SHIM_IT)/libwrapnext.so: $(OBJ)/tests/integration/shim/wrapnext.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -shared -o $@ $^ -ldl
+
+# earlyprog needs libearly.so as a real dependency (DT_NEEDED), found by rpath.
+$(SHIM_IT)/earlyprog: $(OBJ)/tests/integration/shim/earlyprog.o $(SHIM_IT)/libearly.so
+	$(CC) $(ALL_LDFLAGS) -o $@ $< -L$(SHIM_IT) -Wl,--no-as-needed -learly -Wl,-rpath,'$$ORIGIN'
+
+.PHONY: check-shim
+CHECK_TARGETS	+= check-shim
+check-shim: $(SHIM_LIB) $(SHIM_IT_PROGS) $(BUILD)/advshim
+	@sh tests/integration/shim/run.sh $(BUILD) "$(SANITIZER)"

@@ -12,6 +12,8 @@
  *   -P PAGES    mapping size in pages                            [16]
  *   -o PG -n PG advise only pages [o, o+n) of the mapping         [all]
  *   -L          layout: file 4 pages | anonymous 2 | file 4, advised as one
+ *   -r          map with a raw mmap system call (the shim never sees it:
+ *               it must fall back to the kernel's view of the range)
  *   -p          print "ready PID ADDR" and wait for stdin to close
  *   -F          do it all again in a forked child as well
  *   -t N        N threads map, advise, check and unmap concurrently
@@ -27,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,7 +40,7 @@
 static const char *file, *func = "posix_madvise", *lookup = "direct";
 static int advice = POSIX_MADV_RANDOM, fadv = POSIX_FADV_RANDOM;
 static long pages = 16, off_pg = -1, nr_pg = -1, iters = 200;
-static int layout, pause_it, do_fork, threads;
+static int layout, pause_it, do_fork, threads, raw;
 
 typedef int (*madv_fn)(void *, size_t, int);
 typedef int (*fadv_fn)(int, off_t, off_t, int);
@@ -148,7 +151,9 @@ static int run_once(const char *what)
 	int fd = open_file(), r;
 	long from = off_pg < 0 ? 0 : off_pg;
 	long n = nr_pg < 0 ? pages - from : nr_pg;
-	char *base = mmap(NULL, pages * PG, PROT_READ, MAP_SHARED, fd, 0);
+	char *base = raw ? (char *)syscall(SYS_mmap, NULL, pages * PG, PROT_READ,
+					   MAP_SHARED, fd, 0) :
+		     mmap(NULL, pages * PG, PROT_READ, MAP_SHARED, fd, 0);
 
 	if (base == MAP_FAILED) {
 		perror("mmap");
@@ -162,7 +167,10 @@ static int run_once(const char *what)
 			;
 	}
 	report(what, r, base, 0, pages);
-	munmap(base, pages * PG);
+	if (raw)
+		syscall(SYS_munmap, base, pages * PG);
+	else
+		munmap(base, pages * PG);
 	close(fd);
 	return 0;
 }
@@ -223,7 +231,7 @@ int main(int argc, char **argv)
 	int c, status, ret;
 	pid_t pid;
 
-	while ((c = getopt(argc, argv, "f:l:a:P:o:n:LpFt:i:")) != -1) {
+	while ((c = getopt(argc, argv, "f:l:a:P:o:n:LrpFt:i:")) != -1) {
 		switch (c) {
 		case 'f': func = optarg; break;
 		case 'l': lookup = optarg; break;
@@ -232,6 +240,7 @@ int main(int argc, char **argv)
 		case 'o': off_pg = atol(optarg); break;
 		case 'n': nr_pg = atol(optarg); break;
 		case 'L': layout = 1; break;
+		case 'r': raw = 1; break;
 		case 'p': pause_it = 1; break;
 		case 'F': do_fork = 1; break;
 		case 't': threads = atoi(optarg); break;
@@ -252,6 +261,12 @@ int main(int argc, char **argv)
 	if (layout)
 		return run_layout();
 	ret = run_once("parent");
+	{
+		int *calls = dlsym(RTLD_DEFAULT, "wrapnext_calls");
+
+		if (calls)
+			printf("result wrapnext_calls=%d\n", *calls);
+	}
 	if (!do_fork)
 		return ret;
 	pid = fork();
