@@ -1,0 +1,230 @@
+#!/bin/sh
+# check-examples.sh BUILD - every file in examples/ validates as shipped:
+#   - each policy passes `advshim check` (and a broken copy does not);
+#   - each `watch` group is accepted by the real advshim-watch (fixture
+#     roots, --once --dry-run), and a broken one is refused with exit 2;
+#   - the systemd drop-ins parse cleanly with systemd-analyze verify
+#     (any warning fails), and the OpenSearch one preloads the library
+#     from the Debian package's LIBDIR;
+#   - the Kubernetes manifests parse as YAML, preload through env (not
+#     JVM options), and give advshim-watch flags it accepts;
+#   - the jvm.options.d line is accepted by a real JDK when one is present.
+# Run from the top of the tree.
+set -u
+B=${1:-build}
+A=$B/advshim
+W=$B/advshim-watch
+pass=0 fail=0 skip=0 failed=
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); failed="$failed $1"; echo "FAIL $1: $2"; }
+skipped() { skip=$((skip + 1)); echo "SKIP $1: $2"; }
+
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT INT TERM
+
+[ -x "$A" ] || { echo "check-examples: $A missing (build it: make $A)" >&2; exit 1; }
+
+# --- policies ---------------------------------------------------------------
+policies=$(ls examples/*.conf)
+[ -n "$policies" ] || bad policies "no examples/*.conf"
+for f in $policies; do
+	if out=$("$A" check -q "$f" 2>&1); then
+		ok "advshim check $f"
+	else
+		bad "advshim check $f" "$out"
+	fi
+	# Negative control: the same file with a misspelt advice must fail.
+	sed 's/"normal"/"nromal"/; s/level = "[a-z]*"/level = "loud"/' "$f" > "$T/broken.conf"
+	"$A" check -q "$T/broken.conf" >/dev/null 2>&1; rc=$?
+	if [ $rc -eq 2 ]; then
+		ok "advshim check refuses a broken copy of $f"
+	else
+		bad "broken $f" "advshim check exited $rc, expected 2"
+	fi
+done
+
+# --- watch groups -------------------------------------------------------------
+fx=$T/fx
+mkdir -p "$fx/debugfs" "$fx/sys/kernel/mm/lru_gen" "$fx/cg"
+cp tests/fixtures/lru_gen/v6.12-lru_gen.txt "$fx/debugfs/lru_gen"
+echo 0x0007 > "$fx/sys/kernel/mm/lru_gen/enabled"
+: > "$fx/cg/cgroup.controllers"
+: > "$fx/cg/memory.stat"
+run_watch() {
+	"$W" --once --dry-run --kernel 6.12 --debugfs-root "$fx/debugfs" \
+		--sysfs-root "$fx/sys" --cgroup-root "$fx/cg" "$@" \
+		> "$T/watch.out" 2>&1
+}
+if [ ! -x "$W" ]; then
+	bad "watch groups" "$W missing (make $W)"
+else
+	for f in $(grep -l '^watch *=' $policies); do
+		if run_watch --config "$f"; then
+			ok "advshim-watch accepts the watch group of $f"
+		else
+			bad "watch group of $f" "$(cat "$T/watch.out")"
+		fi
+		sed 's/persist = [0-9]*;/persist = 0;/' "$f" > "$T/broken-watch.conf"
+		run_watch --config "$T/broken-watch.conf"; rc=$?
+		if [ $rc -eq 2 ]; then
+			ok "advshim-watch refuses persist = 0 in a copy of $f"
+		else
+			bad "broken watch group of $f" "exit $rc, expected 2"
+		fi
+	done
+fi
+
+# --- systemd drop-ins -----------------------------------------------------------
+verify_unit() {	# NAME: verify $T/units/NAME; any output is a failure
+	SYSTEMD_UNIT_PATH="$T/units:" systemd-analyze verify --man=no "$T/units/$1" \
+		> "$T/verify.out" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && [ ! -s "$T/verify.out" ]
+}
+if ! command -v systemd-analyze >/dev/null; then
+	bad "systemd drop-ins" "systemd-analyze not found (package systemd)"
+else
+	mkdir -p "$T/units/opensearch.service.d" "$T/units/advshim-watch.service.d"
+	printf '[Unit]\nDescription=stand-in for the OpenSearch unit\n[Service]\nExecStart=/bin/true\n' \
+		> "$T/units/opensearch.service"
+	cp examples/systemd/opensearch.service.d/advshim.conf "$T/units/opensearch.service.d/"
+	if verify_unit opensearch.service; then
+		ok "systemd-analyze verify: opensearch.service + examples drop-in"
+	else
+		bad "opensearch drop-in" "$(cat "$T/verify.out")"
+	fi
+	# The control: a misspelt key in the drop-in must be reported.
+	echo 'Enviroment=X=1' >> "$T/units/opensearch.service.d/advshim.conf"
+	if verify_unit opensearch.service; then
+		bad "drop-in control" "systemd-analyze did not report a misspelt key"
+	else
+		ok "systemd-analyze reports a misspelt key in the drop-in (control)"
+	fi
+	# The preloaded path is where the Debian package puts the library.
+	ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo x86_64-linux-gnu)
+	if grep -qx "Environment=LD_PRELOAD=/usr/lib/$ma/libadvshim.so" \
+		examples/systemd/opensearch.service.d/advshim.conf &&
+	   grep -qx 'Environment=ADVSHIM_CONFIG=/etc/advshim.conf' \
+		examples/systemd/opensearch.service.d/advshim.conf &&
+	   grep -q "LIBDIR=/usr/lib/\$(DEB_HOST_MULTIARCH)" debian/rules; then
+		ok "drop-in preloads /usr/lib/$ma/libadvshim.so, the package's LIBDIR"
+	else
+		bad "drop-in paths" "LD_PRELOAD/ADVSHIM_CONFIG lines do not match debian/rules"
+	fi
+
+	# advshim-watch: the project's unit (SBINDIR = this build) + drop-in.
+	if [ -f tools/watch/advshim-watch.service ] && [ -x "$W" ]; then
+		sb=$(cd "$B" && pwd)
+		sed "s|@SBINDIR@|$sb|g; s|@SYSCONFDIR@|/etc|g" \
+			tools/watch/advshim-watch.service > "$T/units/advshim-watch.service"
+		cp examples/systemd/advshim-watch.service.d/opensearch.conf \
+			"$T/units/advshim-watch.service.d/"
+		if verify_unit advshim-watch.service; then
+			ok "systemd-analyze verify: advshim-watch.service + examples drop-in"
+		else
+			bad "advshim-watch drop-in" "$(cat "$T/verify.out")"
+		fi
+		# The arguments it adds are ones the daemon accepts (with the
+		# OpenSearch example standing in for /etc/advshim.conf).
+		args=$(sed -n 's|^Environment="ADVSHIM_WATCH_ARGS=\(.*\)"$|\1|p' \
+			examples/systemd/advshim-watch.service.d/opensearch.conf |
+			sed "s|--metrics-file [^ ]*|--metrics-file $T/advshim.prom|;
+			     s|--config /etc/advshim.conf|--config examples/opensearch-knn.conf|")
+		# shellcheck disable=SC2086
+		if [ -n "$args" ] && run_watch --log-format json $args; then
+			ok "advshim-watch accepts the drop-in's ADVSHIM_WATCH_ARGS"
+		else
+			bad "drop-in ADVSHIM_WATCH_ARGS" "${args:-none found}: $(cat "$T/watch.out")"
+		fi
+	else
+		bad "advshim-watch drop-in" "tools/watch/advshim-watch.service or $W not in the tree yet"
+	fi
+fi
+
+# --- Kubernetes -------------------------------------------------------------------
+if ! python3 -c 'import yaml' 2>/dev/null; then
+	bad "kubernetes manifests" "python3-yaml missing (make deps)"
+else
+	if out=$(python3 - "$T/k8s-args" <<'PY' 2>&1
+import sys, yaml
+err = []
+def docs(p):
+    return [d for d in yaml.safe_load_all(open(p)) if d]
+sts = docs("examples/kubernetes/opensearch-statefulset.yaml")
+ds = docs("examples/kubernetes/advshim-watch-daemonset.yaml")
+if [d["kind"] for d in sts] != ["StatefulSet"]: err.append("statefulset kinds")
+if [d["kind"] for d in ds] != ["DaemonSet"]: err.append("daemonset kinds")
+pod = sts[0]["spec"]["template"]["spec"]
+c = pod["containers"][0]
+env = {e["name"]: e.get("value") for e in c["env"]}
+mounts = {m["name"]: m["mountPath"] for m in c["volumeMounts"]}
+vols = {v["name"]: v for v in pod["volumes"]}
+lib = env.get("LD_PRELOAD", "")
+if not lib.startswith(mounts.get("advshim-lib", "?") + "/"):
+    err.append("LD_PRELOAD %r is not in the advshim-lib volume" % lib)
+if "emptyDir" not in vols.get("advshim-lib", {}):
+    err.append("advshim-lib is not an emptyDir")
+for k, v in env.items():
+    if k.endswith("JAVA_OPTS") and "LD_PRELOAD" in (v or ""):
+        err.append("LD_PRELOAD in %s" % k)
+cfg = env.get("ADVSHIM_CONFIG", "")
+if not cfg.startswith(mounts.get("advshim-policy", "?") + "/"):
+    err.append("ADVSHIM_CONFIG not in the policy volume")
+init = pod["initContainers"][0]
+if "libadvshim.so" not in " ".join(init["command"]):
+    err.append("init container does not copy libadvshim.so")
+dpod = ds[0]["spec"]["template"]["spec"]
+w = dpod["containers"][0]
+if not w.get("securityContext", {}).get("privileged"):
+    err.append("watcher not privileged")
+hp = {v["name"]: v["hostPath"]["path"] for v in dpod["volumes"] if "hostPath" in v}
+wm = {m["name"]: m for m in w["volumeMounts"]}
+for name, host in (("debugfs", "/sys/kernel/debug"), ("cgroup", "/sys/fs/cgroup")):
+    if hp.get(name) != host: err.append("%s hostPath is %r" % (name, hp.get(name)))
+    if wm.get(name, {}).get("readOnly"): err.append("%s mounted read-only" % name)
+args = w["command"][1:]
+need = {"--debugfs-root=" + wm["debugfs"]["mountPath"],
+        "--cgroup-root=" + wm["cgroup"]["mountPath"]}
+if not need <= set(args): err.append("watcher roots do not match its mounts")
+if not any(a.startswith("--metrics-file=" + wm["textfile"]["mountPath"] + "/") for a in args):
+    err.append("metrics file not in the textfile volume")
+open(sys.argv[1], "w").write("\n".join(a for a in args
+    if not a.startswith(("--debugfs-root", "--cgroup-root", "--metrics-file"))))
+if err:
+    print("; ".join(err)); sys.exit(1)
+PY
+	); then
+		ok "kubernetes manifests: env preload, volumes, privileged watcher with rw debugfs and cgroup mounts"
+		# shellcheck disable=SC2046
+		if [ -x "$W" ] && run_watch $(cat "$T/k8s-args") --metrics-file "$T/k8s.prom"; then
+			ok "advshim-watch accepts the DaemonSet's flags"
+		else
+			bad "DaemonSet flags" "$(cat "$T/watch.out" 2>/dev/null)"
+		fi
+	else
+		bad "kubernetes manifests" "$out"
+	fi
+fi
+for kw in $(grep -v '^#' examples/kubernetes/Dockerfile | grep -o '^[A-Z]*' | sort -u); do
+	case $kw in
+	FROM|COPY|RUN|ENTRYPOINT|CMD|ENV|ARG|LABEL|WORKDIR|USER) ;;
+	*) bad "Dockerfile" "unknown instruction $kw" ;;
+	esac
+done
+
+# --- jvm.options.d ---------------------------------------------------------------
+jdk=
+for j in /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/java-21-openjdk-amd64; do
+	[ -x "$j/bin/java" ] && { jdk=$j; break; }
+done
+opt=$(grep -v '^#' examples/jvm/jvm.options.d/advshim.options | grep . | sed 's/^[0-9]*-[0-9]*://')
+if [ -z "$jdk" ]; then
+	skipped "jvm.options.d" "no JDK 21+ here to try '$opt' on"
+elif out=$("$jdk/bin/java" $opt -version 2>&1); then
+	ok "$jdk accepts '$opt'"
+else
+	bad "jvm.options.d" "$out"
+fi
+
+echo "check-examples: $pass passed, $fail failed, $skip skipped${failed:+ (failed:$failed)}"
+[ $fail -eq 0 ]
