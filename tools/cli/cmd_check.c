@@ -8,6 +8,7 @@
 
 #include "policy/policy.h"
 #include "tools/cli/cli.h"
+#include "tools/watch/watch_conf.h"
 
 /*
  * load - @file ("-": the embedded default) into *out; on failure prints
@@ -29,6 +30,21 @@ static int load(const char *file, struct policy **out)
 	return err.line ? EXIT_USAGE : 1;
 }
 
+/*
+ * load_watch - validate the `watch` group (advshim-watch's settings) that
+ * the policy parser only notes.  Returns an exit status like load().
+ */
+static int load_watch(const char *file, struct watch_conf *wc)
+{
+	struct policy_error err;
+	char msg[sizeof(err.file) + sizeof(err.msg) + 16];
+
+	if (!watch_conf_load_file(file, wc, &err))
+		return 0;
+	fprintf(stderr, "%s\n", policy_error_format(&err, msg, sizeof(msg)));
+	return err.line ? EXIT_USAGE : 1;
+}
+
 static void check_usage(FILE *f)
 {
 	fprintf(f,
@@ -37,7 +53,8 @@ static void check_usage(FILE *f)
 		"Validate the policy FILE and print its effective rules: for every\n"
 		"rule, its globs and what happens to each advice of the madvise\n"
 		"family (madvise, posix_madvise) and of the fadvise family\n"
-		"(posix_fadvise).  FILE \"-\" is the embedded default policy.\n"
+		"(posix_fadvise), and the advshim-watch settings of its `watch`\n"
+		"group.  FILE \"-\" is the embedded default policy.\n"
 		"\n"
 		"  -q, --quiet  print only \"FILE: OK\" or the error\n"
 		"  -h, --help   show this help\n"
@@ -53,6 +70,7 @@ int cmd_check(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct watch_conf wc;
 	struct policy *p;
 	bool quiet = false;
 	int c, ret;
@@ -80,11 +98,24 @@ int cmd_check(int argc, char **argv)
 	ret = load(argv[optind], &p);
 	if (ret)
 		return ret;
-	if (!quiet)
+	if (p->has_watch) {
+		ret = load_watch(argv[optind], &wc);
+		if (ret) {
+			policy_free(p);
+			return ret;
+		}
+	}
+	if (!quiet) {
 		policy_print(p, stdout);
-	if (!quiet)
+		if (p->has_watch) {
+			printf("\nadvshim-watch settings:\n");
+			watch_conf_print(&wc, stdout);
+		}
 		printf("\n");
+	}
 	printf("%s: OK\n", p->source);
+	if (p->has_watch)
+		watch_conf_free(&wc);
 	policy_free(p);
 	return 0;
 }

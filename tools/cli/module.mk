@@ -6,5 +6,7 @@ TARGETS		+= $(CLI_BIN)
 
 $(OBJ)/tools/cli/cmd_run.o: EXTRA_CFLAGS += -DADVSHIM_LIBDIR='"$(LIBDIR)"'
 
-$(CLI_BIN): $(CLI_OBJS) $(POLICY_LIB) $(COMMON_LIB)
+# libadvwatch.a (tools/watch) only for watch_conf: `check` validates the
+# watch group too.  Named literally: that fragment is included after this.
+$(CLI_BIN): $(CLI_OBJS) $(BUILD)/libadvwatch.a $(POLICY_LIB) $(COMMON_LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CONFIG_LIBS)

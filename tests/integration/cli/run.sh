@@ -93,6 +93,17 @@ if t check-help 0 "$advshim" check --help; then
 	empty check-help "$err"
 fi
 
+# --- check: the watch group is validated too (advshim-watch's reader)
+if t check-watch-good 0 "$advshim" check "$fx/good.conf"; then
+	has check-watch-good "$out" "advshim-watch settings:"
+	has check-watch-good "$out" "  interval_ms = 1000;"
+fi
+if t check-watch-bad 2 "$advshim" check "$fx/bad-watch.conf"; then
+	has check-watch-bad "$err" "$fx/bad-watch.conf:6: "
+	has check-watch-bad "$err" "persist"
+	empty check-watch-bad "$out"
+fi
+
 # --- explain
 if t explain-advice 0 "$advshim" explain "$fx/good.conf" /idx/_0.vec random; then
 	has explain-advice "$out" "rule: \"vectors\" ($fx/good.conf:6), glob \"**/*.vec\" matched"
