@@ -54,6 +54,19 @@ static const struct {
 	{ "posix_fadvise64", (void *)shim_posix_fadvise64_self },
 };
 
+/*
+ * Not strcmp: sanitizer runtimes call dlsym while initialising, before
+ * their own strcmp interceptor can forward anywhere.
+ */
+static bool same_name(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
 static void *interposed_fn(const char *name)
 {
 	size_t i;
@@ -62,7 +75,7 @@ static void *interposed_fn(const char *name)
 	if (!name || (name[0] != 'm' && name[0] != 'p'))
 		return NULL;
 	for (i = 0; i < sizeof(interposed) / sizeof(interposed[0]); i++)
-		if (!strcmp(name, interposed[i].name))
+		if (same_name(name, interposed[i].name))
 			return interposed[i].fn;
 	return NULL;
 }

@@ -153,19 +153,24 @@ static void atfork_parent(void)
 
 /*
  * Child: one thread, the lock held for writing by the parent's thread.
- * glibc's rwlock remembers the writer's TID, which differs in the child,
- * so unlocking would be taken for a reader's unlock: re-initialise it
- * instead (no allocation; nobody else can hold it here).
+ * glibc's rwlock unlock compares the recorded writer TID with the caller's
+ * to tell a writer's unlock from a reader's, and the child has a new TID:
+ * record the child's TID as the writer, then unlock normally (which also
+ * keeps TSan's view of the lock right).  No allocation here.
  */
 static void atfork_child(void)
 {
-	static const pthread_rwlock_t fresh = PTHREAD_RWLOCK_INITIALIZER;
-
 	if (!fork_locked)
 		return;
 	fork_locked = 0;
 	stats_after_fork();
-	memcpy(&shim.lock, &fresh, sizeof(fresh));
+#if defined(__GLIBC__)
+	__atomic_store_n(&shim.lock.__data.__cur_writer, (int)syscall(SYS_gettid),
+			 __ATOMIC_RELAXED);
+	shim_unlock();
+#else
+	pthread_rwlock_init(&shim.lock, NULL);
+#endif
 }
 
 static int init_policy(void)
