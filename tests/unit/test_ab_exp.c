@@ -279,3 +279,26 @@ Test(ab_exp, arms)
 		   12, "NAME=VALUE");
 #undef PRE
 }
+
+Test(ab_exp, override_command)
+{
+	static const char text[] = L1 L2 L3 L4 L5 L6 L7 L8 L9
+		"arms = ( { name = \"normal\"; workloads = ( { workload = \"r\";\n"
+		" command = [ \"${BUILD}/advshim-load\", \"random\", \"--advice\", \"normal\", \"${file:vec}\" ]; } ); } );\n";
+	struct experiment *e;
+	struct exp_error err;
+
+	cr_assert_eq(exp_parse_buffer(text, "t.conf", &e, &err), 0, "%d: %s",
+		     err.line, err.msg);
+	cr_assert_eq(e->arms[0].nov, 1);
+	cr_expect_eq(e->arms[0].ov[0].argc, 5);
+	cr_expect_str_eq(e->arms[0].ov[0].argv[3], "normal");
+	cr_expect_eq(e->arms[0].ov[0].shim.enabled, -1);
+	exp_free(e);
+	expect_err(L1 L2 L3 L4 L5 L6 L7 L8 L9
+		   "arms = ( { name = \"a\"; workloads = ( { workload = \"r\";\n command = [ ]; } ); } );\n",
+		   11, "must not be empty");
+	expect_err(L1 L2 L3 L4 L5 L6 L7 L8 L9
+		   "arms = ( { name = \"a\"; workloads = ( { workload = \"r\";\n command = [ \"${file:x}\" ]; } ); } );\n",
+		   11, "no file in \"files\" is named \"x\"");
+}

@@ -50,6 +50,8 @@ struct exp_override {
 	struct exp_shim shim;
 	char **env;
 	size_t nenv;
+	char **argv;		/* replaces the workload's command, or NULL */
+	size_t argc;
 	int line;
 };
 

@@ -31,7 +31,7 @@ struct parser {
 #define WL_KEYS "name, command, start_ms, throughput"
 #define EVENT_KEYS "workload"
 #define ARM_KEYS "name, label, shim, policy, policy_text, lru_gen, watcher, env, workloads"
-#define OV_KEYS "workload, shim, policy, policy_text, env"
+#define OV_KEYS "workload, command, shim, policy, policy_text, env"
 #define WATCH_KEYS "enabled, interval_ms, persist, dry_run, args, command"
 
 static int line_of(const config_setting_t *s)
@@ -555,7 +555,10 @@ static int parse_overrides(struct parser *ps, const config_setting_t *arm,
 					    wh, o->workload);
 		if (parse_shim(ps, g, wh, &o->shim) ||
 		    get_strv(ps, g, wh, "env", false, &o->env, &o->nenv) ||
-		    check_env(ps, g, wh, o->env, o->nenv))
+		    check_env(ps, g, wh, o->env, o->nenv) ||
+		    get_strv(ps, g, wh, "command", true, &o->argv, &o->argc) ||
+		    check_subst_v(ps, config_setting_get_member(g, "command"),
+				  wh, o->argv, o->argc))
 			return -1;
 	}
 	return 0;
@@ -785,6 +788,7 @@ void exp_free(struct experiment *e)
 			free(a->ov[j].workload);
 			free_shim(&a->ov[j].shim);
 			free_strv(a->ov[j].env, a->ov[j].nenv);
+			free_strv(a->ov[j].argv, a->ov[j].argc);
 		}
 		free(a->ov);
 	}

@@ -49,6 +49,7 @@ struct wl_run {
 	char out[4200];
 	struct tail tail;
 	char **argv;
+	size_t argc;
 	struct envv env;
 	int rr_seen;		/* -1 unknown, 0 no, 1 yes */
 };
@@ -307,15 +308,29 @@ out:
 	return ret;
 }
 
+/* The command of workload @w in this arm (an override may replace it). */
+static char *const *command_of(const struct arm_ctx *c, size_t w, size_t *argc)
+{
+	for (size_t i = 0; i < c->arm->nov; i++) {
+		if (c->arm->ov[i].wl == (int)w && c->arm->ov[i].argv) {
+			*argc = c->arm->ov[i].argc;
+			return c->arm->ov[i].argv;
+		}
+	}
+	*argc = c->e->wl[w].argc;
+	return c->e->wl[w].argv;
+}
+
 static int build_argv(struct arm_ctx *c, size_t w, char *why, size_t size)
 {
 	const struct exp_workload *wl = &c->e->wl[w];
+	char *const *argv = command_of(c, w, &c->wl[w].argc);
 
-	c->wl[w].argv = calloc(wl->argc + 1, sizeof(char *));
+	c->wl[w].argv = calloc(c->wl[w].argc + 1, sizeof(char *));
 	if (!c->wl[w].argv)
 		goto oom;
-	for (size_t i = 0; i < wl->argc; i++)
-		if (exp_expand(c->e, &c->vars, wl->argv[i], &c->wl[w].argv[i]))
+	for (size_t i = 0; i < c->wl[w].argc; i++)
+		if (exp_expand(c->e, &c->vars, argv[i], &c->wl[w].argv[i]))
 			goto oom;
 	snprintf(c->wl[w].out, sizeof(c->wl[w].out), "%s/%s.out", c->dir, wl->name);
 	return build_env(c, w, why, size);
@@ -750,7 +765,7 @@ static void finish_arm(struct arm_ctx *c)
 	for (size_t w = 0; w < c->e->nwl; w++) {
 		tail_close(&c->wl[w].tail);
 		if (c->wl[w].argv)
-			for (size_t i = 0; i < c->e->wl[w].argc; i++)
+			for (size_t i = 0; i < c->wl[w].argc; i++)
 				free(c->wl[w].argv[i]);
 		free(c->wl[w].argv);
 		envv_free(&c->wl[w].env);

@@ -31,8 +31,8 @@ leftover_memcgs() {
 }
 leftover_procs() {	# processes still using the test directory
 	for p in /proc/[0-9]*; do
-		tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -q "$dir/" &&
-			echo "${p#/proc/}: $(tr '\0' ' ' <"$p/cmdline")"
+		tr '\0' ' ' 2>/dev/null <"$p/cmdline" | grep -q "$dir/" &&
+			echo "${p#/proc/}: $(tr '\0' ' ' 2>/dev/null <"$p/cmdline")"
 	done
 }
 [ -z "$(leftover_memcgs)" ] || need "memcgs of an earlier run exist: $(leftover_memcgs)"

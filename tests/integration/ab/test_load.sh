@@ -59,7 +59,13 @@ for adv in random normal none; do
 	until grep -q '^[0-9]' "$dir/a.out" || [ $n -ge 100 ]; do
 		sleep 0.1; n=$((n + 1))
 	done
-	flags=$(vmflags $pid "$f")
+	# smaps is read in chunks while the process maps and unmaps (ASan
+	# does a lot): a read can miss the VMA, so look up to 5 times.
+	for try in 1 2 3 4 5; do
+		flags=$(vmflags $pid "$f")
+		[ -n "$flags" ] && break
+		sleep 0.1
+	done
 	case $adv in
 	random) check "advice random: rr in VmFlags ($flags)" \
 		sh -c "echo '$flags' | grep -qw rr" ;;
