@@ -121,7 +121,8 @@ static int decide(struct walk *w, struct shim_file *f,
 			STAT_INC(skipped);
 		else
 			STAT_INC(rewritten);
-		if (!f || !__atomic_exchange_n(&f->logged, 1, __ATOMIC_RELAXED))
+		if (!f || (!__atomic_load_n(&f->logged, __ATOMIC_RELAXED) &&
+			   !__atomic_exchange_n(&f->logged, 1, __ATOMIC_RELAXED)))
 			shim_log(POLICY_LOG_INFO, "%s %s: %s -> %s (%s)",
 				 to == SKIP ? "skip" : "rewrite", path,
 				 adv_kind_name(w->kind),

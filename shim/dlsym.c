@@ -91,8 +91,13 @@ void *advshim_dlsym_decide(void *handle, const char *name)
 {
 	void *(*real)(void *, const char *);
 	void *fn;
-	int saved = errno;
+	int saved;
 
+	/* Fast path, most lookups: resolved already and not our name. */
+	if (likely(__atomic_load_n(&advshim_real_dlsym, __ATOMIC_ACQUIRE)) &&
+	    (!name || (name[0] != 'm' && name[0] != 'p') || handle == RTLD_NEXT))
+		return NULL;
+	saved = errno;
 	real = real_dlsym_get();
 	fn = interposed_fn(name);
 	if (!fn || handle == RTLD_NEXT || !real)

@@ -136,6 +136,7 @@ static inline bool shim_acts_on(enum adv_family family, enum adv_kind kind)
 /* --- real.c: the next definitions (libc's), raw syscalls until resolved. */
 void real_resolve(void) SHIM_HIDDEN;
 void *real_dlsym_get(void) SHIM_HIDDEN;
+extern void *advshim_real_dlsym SHIM_HIDDEN;
 void *call_mmap(void *addr, size_t len, int prot, int flags, int fd,
 		off_t off) SHIM_HIDDEN;
 void *call_mmap64(void *addr, size_t len, int prot, int flags, int fd,

@@ -106,6 +106,14 @@ static void report(const char *what, int ret, char *base, long from, long n)
 	long p;
 
 	printf("result %s call=%d", what, ret);
+	if (n > 64) {		/* big mappings: a summary */
+		long rr = 0;
+
+		for (p = from; p < from + n; p++)
+			rr += has_flag(base + p * PG, "rr") == 1;
+		printf(" pages=%ld rr_pages=%ld\n", n, rr);
+		return;
+	}
 	for (p = from; p < from + n; p++)
 		printf(" p%ld=%s%s", p, has_flag(base + p * PG, "rr") == 1 ? "rr" : "",
 		       has_flag(base + p * PG, "sr") == 1 ? "sr" : "");

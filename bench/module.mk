@@ -1,0 +1,17 @@
+# bench/: overhead and scaling benchmarks (`make bench`), printing ratios
+# measured side by side in one run; no pass/fail on timing.
+#
+# Every bench/shim_*.c becomes $(BUILD)/bench/shim_*; other components
+# build their own bench programs from their fragments (see tools/watch)
+# and add their own bench-* target to BENCH_TARGETS.
+SHIM_BENCH_PROGS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/shim_*.c))
+TARGETS		+= $(SHIM_BENCH_PROGS)
+
+$(BUILD)/bench/shim_%: $(OBJ)/bench/shim_%.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -ldl -lpthread
+
+.PHONY: bench-shim
+BENCH_TARGETS	+= bench-shim
+bench-shim: $(SHIM_BENCH_PROGS) $(SHIM_LIB)
+	@sh bench/shim_bench.sh $(BUILD)
