@@ -68,7 +68,12 @@ out=$dir/out
 "$ab" -o "$out" "$dir/exp.conf" >"$dir/run.log" 2>&1
 st=$?
 check "two-arm run exits 0 (got $st)" [ $st -eq 0 ]
-[ $st -eq 0 ] || sed 's/^/    /' "$dir/run.log"
+if [ $st -ne 0 ]; then
+	sed 's/^/    /' "$dir/run.log"
+	for e in "$out"/*/*.err; do
+		[ -s "$e" ] && { echo "    --- $e"; sed 's/^/    /' "$e"; }
+	done
+fi
 check "files were created with their sizes" \
 	[ "$(stat -c %s "$dir/vec.bin")" -eq $((48 << 20)) ]
 check "seed-style table header printed" \
