@@ -20,6 +20,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <uthash.h>
 
 #include "common/readfile.h"
 #include "policy/policy.h"
@@ -28,6 +29,7 @@
 
 struct file_row {
 	char *path;
+	UT_hash_handle hh;		/* by path: JVMs map thousands of files */
 	uint64_t mapped_kib;
 	uint64_t rss_kib;
 	unsigned int vmas, rr_vmas, sr_vmas;
@@ -38,8 +40,7 @@ struct file_row {
 struct inspect {
 	int pid;
 	char comm[64];
-	struct file_row *rows;
-	size_t nr_rows, cap_rows;
+	struct file_row *rows;		/* hash head, in insertion order */
 	char *shim_path;		/* libadvshim.so mapped, or NULL */
 	uint64_t stats_addr;		/* 0: no stats page */
 	bool have_stats;
@@ -50,27 +51,20 @@ struct inspect {
 static struct file_row *row_for(struct inspect *in, const char *path)
 {
 	struct file_row *r;
-	size_t i;
 
-	for (i = 0; i < in->nr_rows; i++)
-		if (!strcmp(in->rows[i].path, path))
-			return &in->rows[i];
-	if (in->nr_rows == in->cap_rows) {
-		size_t cap = in->cap_rows ? 2 * in->cap_rows : 32;
-
-		r = realloc(in->rows, cap * sizeof(*r));
-		if (!r)
-			return NULL;
-		in->rows = r;
-		in->cap_rows = cap;
-	}
-	r = &in->rows[in->nr_rows];
-	memset(r, 0, sizeof(*r));
-	r->path = strdup(path);
-	if (!r->path)
+	HASH_FIND_STR(in->rows, path, r);
+	if (r)
+		return r;
+	r = calloc(1, sizeof(*r));
+	if (!r)
 		return NULL;
+	r->path = strdup(path);
+	if (!r->path) {
+		free(r);
+		return NULL;
+	}
 	r->cached_kib = r->file_kib = -1;
-	in->nr_rows++;
+	HASH_ADD_KEYPTR(hh, in->rows, r->path, strlen(r->path), r);
 	return r;
 }
 
@@ -263,7 +257,8 @@ static void print_counters_json(const struct advshim_stats *s, FILE *f)
 
 static void print_json(const struct inspect *in, FILE *f)
 {
-	size_t i;
+	const struct file_row *r;
+	size_t i = 0;
 
 	fprintf(f, "{\"pid\":%d,\"comm\":", in->pid);
 	json_str(f, in->comm);
@@ -286,9 +281,7 @@ static void print_json(const struct inspect *in, FILE *f)
 		json_str(f, in->stats_error);
 	}
 	fprintf(f, "},\"files\":[");
-	for (i = 0; i < in->nr_rows; i++) {
-		const struct file_row *r = &in->rows[i];
-
+	for (r = in->rows; r; r = r->hh.next, i++) {
 		fprintf(f, "%s{\"path\":", i ? "," : "");
 		json_str(f, r->path);
 		fprintf(f, ",\"mapped_kib\":%" PRIu64 ",\"rss_kib\":%" PRIu64
@@ -316,8 +309,8 @@ static void human(char *buf, size_t size, int64_t kib)
 static void print_text(const struct inspect *in, FILE *f)
 {
 	const struct advshim_stats *s = &in->st;
+	const struct file_row *r;
 	char a[32], b[32], c[32];
-	size_t i;
 
 	fprintf(f, "pid %d (%s): libadvshim.so %s\n", in->pid, in->comm,
 		in->shim_path ? "loaded" : "not loaded");
@@ -345,9 +338,7 @@ static void print_text(const struct inspect *in, FILE *f)
 	}
 	fprintf(f, "%-6s %8s %8s %8s %5s  %s\n", "ADVICE", "MAPPED", "RSS",
 		"CACHED", "VMAS", "FILE");
-	for (i = 0; i < in->nr_rows; i++) {
-		const struct file_row *r = &in->rows[i];
-
+	for (r = in->rows; r; r = r->hh.next) {
 		human(a, sizeof(a), (int64_t)r->mapped_kib);
 		human(b, sizeof(b), (int64_t)r->rss_kib);
 		human(c, sizeof(c), r->cached_kib);
@@ -372,9 +363,9 @@ int cmd_inspect(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct inspect in;
+	struct file_row *r, *tmp;
 	char path[64], *buf = NULL, *comm = NULL, *end;
 	bool json = false;
-	size_t i;
 	long pid;
 	int c;
 
@@ -433,16 +424,18 @@ int cmd_inspect(int argc, char **argv)
 		return 1;
 	}
 	free(buf);
-	for (i = 0; i < in.nr_rows; i++)
-		residency(&in.rows[i]);
+	for (r = in.rows; r; r = r->hh.next)
+		residency(r);
 	read_stats(&in);
 	if (json)
 		print_json(&in, stdout);
 	else
 		print_text(&in, stdout);
-	for (i = 0; i < in.nr_rows; i++)
-		free(in.rows[i].path);
-	free(in.rows);
+	HASH_ITER(hh, in.rows, r, tmp) {
+		HASH_DEL(in.rows, r);
+		free(r->path);
+		free(r);
+	}
 	free(in.shim_path);
 	return 0;
 }

@@ -14,7 +14,8 @@ bin=$build/tests/shim
 lib=$(cd "$build" && pwd)/libadvshim.so
 conf=$here/conf
 tmp=$(mktemp -d /tmp/advshim-it.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+secure_lib=
+trap 'rm -rf "$tmp"; [ -n "$secure_lib" ] && rm -f "$secure_lib"' EXIT INT TERM
 pass=0
 fail=0
 
@@ -182,7 +183,8 @@ test_at_secure() {
 	fi
 	libdir=$(dirname "$(ldd "$bin/advprog" | awk '/libc\.so/ { print $3 }')")
 	name=libadvshim-it-$$.so
-	cp "$lib" "$libdir/$name" && chmod 4755 "$libdir/$name"
+	secure_lib=$libdir/$name
+	cp "$lib" "$secure_lib" && chmod 4755 "$secure_lib"
 	cp "$bin/advprog" "$tmp/suid-advprog" && chmod 4755 "$tmp/suid-advprog"
 	chmod 755 "$tmp"
 	run_nobody() {
@@ -196,10 +198,58 @@ test_at_secure() {
 	check "AT_SECURE: control, the same call without the shim keeps rr" "$out" "$all_rr"
 	out=$(run_nobody LD_PRELOAD=$name ADVSHIM_CONFIG=$conf/keep.conf "$bin/advprog" -P 4 "$f" 2>/dev/null)
 	check "AT_SECURE: control, not setuid honours ADVSHIM_CONFIG" "$out" "$all_rr"
-	rm -f "$libdir/$name"
+	rm -f "$secure_lib"
+	secure_lib=
+}
+
+# inspect_of CMD...: start CMD (advprog -p ...), run advshim inspect ARGS
+# on it while it waits, then let it finish.  Output in $tmp/inspect.
+inspect_of() {
+	iargs=$1; shift
+	rm -f "$tmp/ctl" "$tmp/out"
+	mkfifo "$tmp/ctl"
+	"$@" < "$tmp/ctl" > "$tmp/out" 2>&1 &
+	exec 3> "$tmp/ctl"
+	i=0
+	while ! grep -q '^ready' "$tmp/out" 2>/dev/null && [ $i -lt 200 ]; do
+		i=$((i + 1)); sleep 0.05
+	done
+	ipid=$(awk '/^ready/ { print $2 }' "$tmp/out")
+	# shellcheck disable=SC2086
+	"$build/advshim" inspect $iargs "$ipid" > "$tmp/inspect" 2>&1
+	exec 3>&-
+	wait
+}
+
+test_inspect() {
+	inspect_of "" "$bin/advprog" -p -P 8 "$f"
+	check "inspect plain: file shows rr" "$(grep -F "$f" "$tmp/inspect")" "^rr "
+	check "inspect plain: shim not loaded" "$(cat "$tmp/inspect")" 'libadvshim.so not loaded'
+	inspect_of "" env LD_PRELOAD="$(preload)" "$bin/advprog" -p -P 8 "$f"
+	check "inspect shim: rr gone" "$(grep -F "$f" "$tmp/inspect")" '^- '
+	check "inspect shim: loaded, policy and counters" "$(cat "$tmp/inspect")" \
+		'policy <default>, active'
+	check "inspect shim: rewrite counted" "$(cat "$tmp/inspect")" 'rewritten 1,'
+	check_not "inspect shim: stats memfd not listed as a file" "$(cat "$tmp/inspect")" 'memfd'
+	inspect_of "--json" env LD_PRELOAD="$(preload)" "$bin/advprog" -p -P 8 "$f"
+	if command -v python3 >/dev/null; then
+		check "inspect --json parses, counters present" \
+			"$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["shim"]["loaded"], d["shim"]["counters"]["rewritten"])' < "$tmp/inspect" 2>&1)" '^True 1$'
+	else
+		check "inspect --json has counters" "$(cat "$tmp/inspect")" '"rewritten":1'
+	fi
+	out=$("$build/advshim" inspect 2147483 2>&1); rc=$?
+	check "inspect vanished pid: clear error, exit 1" "rc=$rc $out" '^rc=1 advshim inspect: no process 2147483'
+	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+		out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$build/advshim" inspect 1 2>&1); rc=$?
+		check "inspect as another user: permission denied, exit 1" "rc=$rc $out" '^rc=1 .*permission denied'
+	else
+		echo "SKIP inspect permission test: needs root to switch user"
+	fi
 }
 
 test_exports
+test_inspect
 test_entry_points
 test_fadvise
 test_policies
