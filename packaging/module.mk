@@ -48,7 +48,7 @@ INSTALL_DATA	= $(INSTALL) -m 0644
 INSTALL_PROG	= $(INSTALL) -m 0755
 
 .PHONY: pkg-build pkg-install pkg-install-files pkg-uninstall deb dist \
-	check-packaging check-examples check-man check-install check-deb \
+	check-packaging check-examples check-man check-install check-dist check-deb \
 	pkg-missing
 
 # A clear message instead of make's "No rule to make target" while a
@@ -165,7 +165,10 @@ deb: pkg-missing
 		tar --null -T - -cf - | tar -xf - -C $(DEB_STAGE)
 	echo '$(PKG_DEB_VERSION)' > $(DEB_STAGE)/VERSION
 	sh packaging/changelog.sh '$(PKG_DEB_VERSION)' > $(DEB_STAGE)/debian/changelog
-	cd $(DEB_STAGE) && DEB_BUILD_OPTIONS=parallel=2 \
+	@# The package's build gets none of this make's command-line variables
+	@# (SANITIZER=, PREFIX=...): debian/rules sets its own.
+	cd $(DEB_STAGE) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		DEB_BUILD_OPTIONS=parallel=2 \
 		dpkg-buildpackage -b -us -uc >../build.log 2>&1 || \
 		{ tail -n 40 ../build.log >&2; \
 		  echo "make deb: dpkg-buildpackage failed, log: $(BUILD)/deb/build.log" >&2; \
@@ -202,12 +205,15 @@ check-man:
 check-install:
 	@sh $(PKG_TEST_DIR)/check-install.sh "$(MAKE) --no-print-directory" $(BUILD)
 
+check-dist:
+	@sh $(PKG_TEST_DIR)/check-dist.sh "$(MAKE) --no-print-directory" $(BUILD)
+
 check-deb:
 	@$(MAKE) --no-print-directory $(PKG_ADVPROG)
 	@sh $(PKG_TEST_DIR)/check-deb.sh "$(MAKE) --no-print-directory" $(BUILD) $(PKG_ADVPROG)
 
 check-packaging:
-	@rc=0; for t in check-examples check-man check-install check-deb; do \
+	@rc=0; for t in check-examples check-man check-install check-dist check-deb; do \
 		echo "--- $$t"; \
 		$(MAKE) --no-print-directory $$t || { echo "--- $$t: FAILED"; rc=1; }; \
 	done; exit $$rc

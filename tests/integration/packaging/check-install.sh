@@ -165,7 +165,9 @@ if install_case default "" /usr/local /usr/local/lib /usr/local/bin /usr/local/s
 	/etc /usr/local/share/man /usr/local/share /usr/local/lib/systemd/system; then
 	D=$T/default
 	# The installed CLI finds the installed library (../lib from bin/).
-	if out=$(env -u ADVSHIM_LIB "$D/usr/local/bin/advshim" run -- sh -c 'echo "$LD_PRELOAD"' 2>&1) &&
+	# (busybox is static: it shows the environment without loading the
+	# library, which a sanitizer build could not preload into a plain sh.)
+	if out=$(env -u ADVSHIM_LIB "$D/usr/local/bin/advshim" run -- /bin/busybox sh -c 'echo "$LD_PRELOAD"' 2>&1) &&
 	   [ "$out" = "$D/usr/local/bin/../lib/libadvshim.so" ]; then
 		ok "default: installed advshim run preloads the installed library"
 	else
