@@ -40,7 +40,8 @@ PKG_EXAMPLES	:= advshim.conf opensearch-knn.conf elasticsearch.conf \
 		   kubernetes/advshim-watch-daemonset.yaml kubernetes/Dockerfile
 PKG_DOCS	:= README.md docs/policy.md docs/README-ops.md
 # advshim-ab experiments, installed under $(EXPERIMENTSDIR).
-PKG_EXPERIMENTS	:= default.conf host-advice.conf lab-mglru.conf lab-smoke.conf
+PKG_EXPERIMENTS	:= default.conf host-advice.conf lab-mglru.conf lab-smoke.conf \
+		   seed-opensearch.conf own-index.conf
 
 # The shared library is 0644 (it is never executed), binaries 0755.
 INSTALL		?= install

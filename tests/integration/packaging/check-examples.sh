@@ -8,6 +8,7 @@
 #     from the Debian package's LIBDIR;
 #   - the Kubernetes manifests parse as YAML, preload through env (not
 #     JVM options), and give advshim-watch flags it accepts;
+#   - every advshim-ab experiment passes `advshim-ab check`;
 #   - the jvm.options.d line is accepted by a real JDK when one is present.
 # Run from the top of the tree.
 set -u
@@ -42,6 +43,27 @@ for f in $policies; do
 		bad "broken $f" "advshim check exited $rc, expected 2"
 	fi
 done
+
+# --- advshim-ab experiments ---------------------------------------------------
+AB=$B/advshim-ab
+if [ ! -x "$AB" ]; then
+	bad "experiments" "$AB missing (make $AB)"
+else
+	for f in examples/experiments/*.conf; do
+		if out=$("$AB" check "$f" 2>&1); then
+			ok "advshim-ab check $f"
+		else
+			bad "advshim-ab check $f" "$out"
+		fi
+	done
+	sed 's/limit_mib = [0-9]*;/limit_mib = 1;/' examples/experiments/own-index.conf > "$T/broken-exp.conf"
+	"$AB" check "$T/broken-exp.conf" >/dev/null 2>&1; rc=$?
+	if [ $rc -eq 2 ]; then
+		ok "advshim-ab check refuses limit_mib = 1 (control)"
+	else
+		bad "experiment control" "advshim-ab check exited $rc, expected 2"
+	fi
+fi
 
 # --- watch groups -------------------------------------------------------------
 fx=$T/fx

@@ -65,6 +65,8 @@ $data/advshim/experiments/default.conf
 $data/advshim/experiments/host-advice.conf
 $data/advshim/experiments/lab-mglru.conf
 $data/advshim/experiments/lab-smoke.conf
+$data/advshim/experiments/seed-opensearch.conf
+$data/advshim/experiments/own-index.conf
 EOT
 }
 
