@@ -197,7 +197,8 @@ PKG_TEST_DIR	:= tests/integration/packaging
 # file, advises it, prints each page's VmFlags advice (p0=rr ...).
 PKG_ADVPROG	:= $(BUILD)/tests/shim/advprog
 
-check-examples: $(BUILD)/advshim
+check-examples: $(BUILD)/advshim $(BUILD)/advshim-watch $(BUILD)/advshim-ab \
+		$(BUILD)/libadvshim.so $(PKG_ADVPROG)
 	@sh $(PKG_TEST_DIR)/check-examples.sh $(BUILD)
 
 check-man:
@@ -209,9 +210,16 @@ check-install:
 check-dist:
 	@sh $(PKG_TEST_DIR)/check-dist.sh "$(MAKE) --no-print-directory" $(BUILD)
 
-check-deb:
-	@$(MAKE) --no-print-directory $(PKG_ADVPROG)
-	@sh $(PKG_TEST_DIR)/check-deb.sh "$(MAKE) --no-print-directory" $(BUILD) $(PKG_ADVPROG)
+# The package is built without sanitizers, so check-deb drives it with a
+# plain build of the same test program (a sanitized one would need its
+# runtime preloaded ahead of the package's library).
+PKG_ADVPROG_PLAIN := $(BUILD)/tests/packaging/advprog-plain
+$(PKG_ADVPROG_PLAIN): tests/integration/shim/advprog.c tests/integration/shim/vmflags.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(CPPFLAGS) -o $@ $< $(LDFLAGS) -ldl -lpthread
+
+check-deb: $(PKG_ADVPROG_PLAIN)
+	@sh $(PKG_TEST_DIR)/check-deb.sh "$(MAKE) --no-print-directory" $(BUILD) $(PKG_ADVPROG_PLAIN)
 
 check-packaging:
 	@rc=0; for t in check-examples check-man check-install check-dist check-deb; do \

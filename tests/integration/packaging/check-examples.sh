@@ -44,6 +44,72 @@ for f in $policies; do
 	fi
 done
 
+# --- what the policies decide (advshim explain) --------------------------------------
+# POLICY|PATH|ADVICE (- = whole table)|RULE (- = none)|text the answer must contain
+IDX=/var/lib/opensearch/nodes/0/indices/U/0/index
+ES=/var/lib/elasticsearch/indices/U/0/index
+NOREUSE="on_map: posix_fadvise(fd, 0, 0, POSIX_FADV_NOREUSE)"
+while IFS='|' read -r pol path adv rule want; do
+	[ -n "$pol" ] || continue
+	if [ "$adv" = - ]; then
+		out=$("$A" explain "examples/$pol" "$path" 2>&1)
+	else
+		out=$("$A" explain "examples/$pol" "$path" "$adv" 2>&1)
+	fi
+	if [ "$rule" = - ]; then
+		case $out in *"no rule matches"*) r=ok ;; *) r= ;; esac
+	else
+		case $out in *"rule: \"$rule\""*) r=ok ;; *) r= ;; esac
+	fi
+	case $out in *"$want"*) ;; *) r= ;; esac
+	if [ -n "$r" ]; then
+		ok "$pol: $path $adv -> ${rule#-}: $want"
+	else
+		bad "$pol decides $path" "expected rule '$rule' and '$want', got: $out"
+	fi
+done <<EOT
+opensearch-knn.conf|$IDX/_3.vec|random|vectors|rewrite to normal
+opensearch-knn.conf|$IDX/_3.vex|random|vectors|rewrite to normal
+opensearch-knn.conf|$IDX/_3.veq|random|vectors|rewrite to normal
+opensearch-knn.conf|$IDX/_1.cfs|random|compound|rewrite to normal
+opensearch-knn.conf|$IDX/_3.vec|sequential|vectors|madvise sequential (2 = MADV_SEQUENTIAL): keep
+opensearch-knn.conf|$IDX/_0_Lucene99FlatVectorsFormat_0_temp_3.tmp|-|merge-temp|$NOREUSE
+opensearch-knn.conf|$IDX/recovery.Xy7._3.vec|-|snapshot-restore|$NOREUSE
+opensearch-knn.conf|/mnt/snapshots/indices/U/0/__a1b2|fadvise:willneed|snapshot-restore|skip
+opensearch-knn.conf|$IDX/_2_Lucene99_0.tim|random|index-other|rewrite to normal
+opensearch-knn.conf|/usr/share/opensearch/lib/lucene-core.jar|random|other|keep
+elasticsearch.conf|$ES/_2.vec|random|vectors|rewrite to normal
+elasticsearch.conf|$ES/_2.tim|random|index|rewrite to normal
+elasticsearch.conf|/mnt/es-snapshots/indices/x|-|snapshots|$NOREUSE
+elasticsearch.conf|/usr/share/elasticsearch/lib/x.jar|random|-|every advice passes through
+lucene.conf|/srv/search/index/_0.vec|random|vectors|rewrite to normal
+lucene.conf|/srv/search/index/_0.doc|random|index|rewrite to normal
+database.conf|/var/lib/rocksdb/db/000123.sst|random|rocksdb-sst|rewrite to normal
+database.conf|/var/lib/rocksdb/db/000123.sst|fadvise:random|rocksdb-sst|keep
+database.conf|/var/backups/db/000123.sst|fadvise:willneed|backups|skip
+database.conf|/var/backups/db/000123.sst|-|backups|$NOREUSE
+database.conf|/var/lib/lmdb/data.mdb|random|lmdb|rewrite to normal
+log-only.conf|/var/lib/opensearch/x/_0.vec|random|observe|keep
+EOT
+
+# log-only.conf as shipped (target aside): rr stays, every call is logged.
+if [ -x "$B/tests/shim/advprog" ] && [ -f "$B/libadvshim.so" ]; then
+	head -c 16384 /dev/urandom > "$T/lo.bin"
+	sed "s|\"/var/log/advshim/advice.log\"|\"$T/advice.log\"|" examples/log-only.conf > "$T/lo.conf"
+	san_rt=$(ldd "$B/libadvshim.so" | awk '/lib(asan|tsan|ubsan)\.so/ { print $3; exit }')
+	got=$(ADVSHIM_CONFIG="$T/lo.conf" LD_PRELOAD="${san_rt:+$san_rt:}$B/libadvshim.so" \
+		"$B/tests/shim/advprog" -P 4 "$T/lo.bin" 2>/dev/null | sed -n 's/^result [a-z]* call=0 //p')
+	if [ "$got" = "p0=rr p1=rr p2=rr p3=rr" ] &&
+	   grep -q "posix_madvise(0x[0-9a-f]*, 16384, random) $T/lo.bin: keep (observe)" "$T/advice.log" &&
+	   grep -q "mmap $T/lo.bin at " "$T/advice.log"; then
+		ok "log-only.conf under the shim: rr kept, mmap and posix_madvise logged to its target"
+	else
+		bad "log-only.conf run" "pages '$got'; log: $(cat "$T/advice.log" 2>/dev/null | head -5)"
+	fi
+else
+	bad "log-only.conf run" "$B/libadvshim.so or $B/tests/shim/advprog not built"
+fi
+
 # --- advshim-ab experiments ---------------------------------------------------
 AB=$B/advshim-ab
 if [ ! -x "$AB" ]; then
