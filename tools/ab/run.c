@@ -73,7 +73,8 @@ struct arm_ctx {
 	char **paths;		/* real paths of the files */
 	uint64_t t0_ns;
 	struct memstat ms_prev;
-	uint64_t io_prev;
+	uint64_t io_prev;	/* /proc/PID/io sum at the last sample */
+	uint64_t io_stat0, io_stat_prev;	/* io.stat rbytes: start, last */
 	struct pid_io pio[MAX_PIDS];
 	int npio;
 	uint64_t ev_first_start, ev_last_end;	/* mono ms; 0: none */
@@ -501,20 +502,14 @@ static void read_memstat(struct arm_ctx *c, struct sample *s, double dt)
 	c->ms_prev = m;
 }
 
-/* Bytes read by the memcg's processes: io.stat, else /proc/PID/io. */
-static uint64_t io_total(struct arm_ctx *c)
+/* Bytes read so far by the memcg's processes per /proc/PID/io. */
+static uint64_t proc_io_total(struct arm_ctx *c)
 {
 	pid_t pids[MAX_PIDS];
+	uint64_t sum = 0;
 	char path[64], *buf;
-	int n;
+	int n = memcg_pids(&c->mc, pids, MAX_PIDS);
 
-	if (c->mc.has_io_stat && (buf = memcg_read(&c->mc, "io.stat"))) {
-		uint64_t v = parse_iostat_rbytes(buf);
-
-		free(buf);
-		return v;
-	}
-	n = memcg_pids(&c->mc, pids, MAX_PIDS);
 	for (int i = 0; i < n && i < MAX_PIDS; i++) {
 		int64_t v;
 		int j;
@@ -537,13 +532,35 @@ static uint64_t io_total(struct arm_ctx *c)
 			c->pio[j].bytes = (uint64_t)v;
 	}
 	/* Exited processes keep their last value: the sum never drops. */
-	{
-		uint64_t sum = 0;
+	for (int j = 0; j < c->npio; j++)
+		sum += c->pio[j].bytes;
+	return sum;
+}
 
-		for (int j = 0; j < c->npio; j++)
-			sum += c->pio[j].bytes;
-		return sum;
+/*
+ * MiB/s read from storage since the last sample: the memcg's io.stat on
+ * cgroup v2 once it has counted anything (some devices or kernels leave
+ * it empty), else the sum of /proc/PID/io read_bytes of its processes
+ * (which misses what a process read between its last sample and exit).
+ */
+static double io_rate(struct arm_ctx *c, double dt)
+{
+	uint64_t stat = 0, proc = proc_io_total(c), d;
+	char *buf;
+
+	if (c->mc.has_io_stat && (buf = memcg_read(&c->mc, "io.stat"))) {
+		stat = parse_iostat_rbytes(buf);
+		free(buf);
 	}
+	if (stat > c->io_stat0) {
+		d = stat - (c->io_stat_prev > c->io_stat0 ? c->io_stat_prev : c->io_stat0);
+		snprintf(c->res->io_source, sizeof(c->res->io_source), "io.stat");
+	} else {
+		d = proc >= c->io_prev ? proc - c->io_prev : 0;
+	}
+	c->io_stat_prev = stat;
+	c->io_prev = proc;
+	return (double)d / 1048576.0 / dt;
 }
 
 static void read_gens(struct arm_ctx *c, struct sample *s)
@@ -590,16 +607,11 @@ static void read_rr(struct arm_ctx *c, struct sample *s)
 static void take_sample(struct arm_ctx *c, struct sample *s, double t,
 			double dt)
 {
-	uint64_t io;
-
 	sample_blank(s, t);
 	read_throughput(c, s);
 	read_events(c);
 	read_memstat(c, s, dt);
-	io = io_total(c);
-	s->read_mib_s = io >= c->io_prev ?
-		(double)(io - c->io_prev) / 1048576.0 / dt : NAN;
-	c->io_prev = io;
+	s->read_mib_s = io_rate(c, dt);
 	for (size_t i = 0; i < c->e->nfiles; i++) {
 		int64_t b = resid_bytes(&c->resid[i]);
 
@@ -648,8 +660,7 @@ static int prepare(struct arm_ctx *c, const struct memcg_root *root,
 	cleanup.mc = &c->mc;
 	if (memcg_create(root, name, e->limit_mib << 20, &c->mc, why, size))
 		return -1;
-	snprintf(c->res->io_source, sizeof(c->res->io_source), "%s",
-		 c->mc.has_io_stat ? "io.stat" : "proc-io");
+	snprintf(c->res->io_source, sizeof(c->res->io_source), "proc-io");
 	c->vars.memcg = c->mc.rel;
 	c->vars.out = c->dir;
 	c->vars.arm = c->arm->name;
@@ -679,7 +690,11 @@ static int run_loop(struct arm_ctx *c, double duration, char *why, size_t size)
 		parse_memstat(buf, c->mc.version == 1, &c->ms_prev);
 		free(buf);
 	}
-	c->io_prev = io_total(c);
+	if (c->mc.has_io_stat && (buf = memcg_read(&c->mc, "io.stat"))) {
+		c->io_stat0 = c->io_stat_prev = parse_iostat_rbytes(buf);
+		free(buf);
+	}
+	c->io_prev = proc_io_total(c);
 	prev_ns = c->t0_ns;
 	for (unsigned long k = 1; !stop_signal; k++) {
 		uint64_t due = c->t0_ns + k * step, now;
