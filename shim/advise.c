@@ -195,7 +195,12 @@ static int next_piece(struct walk *w, uintptr_t pos, uintptr_t end,
 	int to;
 
 	shim_rdlock();
-	n = maptable_next(&shim.table, pos);
+	n = hint_get(pos);
+	if (!n) {
+		n = maptable_next(&shim.table, pos);
+		if (n && n->start <= pos)
+			hint_set(n);
+	}
 	if (n && n->start <= pos) {
 		e = n->end < end ? n->end : end;
 		to = decide(w, n->file, ((struct shim_file *)n->file)->rule,

@@ -60,11 +60,15 @@ static void register_file(void *addr, size_t len, int fd)
 	}
 	rule = f->rule;
 	if (maptable_map(&shim.table, (uintptr_t)addr,
-			 (uintptr_t)addr + page_up(len), (void *)f))
+			 (uintptr_t)addr + page_up(len), (void *)f)) {
 		STAT_INC(errors);
-	else
+		table_changed();
+	} else {
 		STAT_INC(file_maps_total);
-	table_changed();
+		table_changed();
+		/* The next advice of this thread is most likely for it. */
+		hint_set(maptable_next(&shim.table, (uintptr_t)addr));
+	}
 	shim_unlock();
 	shim_log(POLICY_LOG_DEBUG, "mmap %s at %p +%zu (%s)", f->path, addr, len,
 		 rule ? rule->name : "no rule");

@@ -94,6 +94,7 @@ struct shim_globals {
 	pthread_rwlock_t lock;
 	struct maptable table;
 	size_t nr_ranges;		/* atomic copy of table.count */
+	unsigned long table_gen;	/* bumped on every table change */
 	struct shim_file *files;	/* uthash by key */
 	struct shim_file *idle_head, *idle_tail;
 	size_t nr_idle;
@@ -203,9 +204,40 @@ static inline void shim_unlock(void)
 	pthread_rwlock_unlock(&shim.lock);
 }
 
+/*
+ * A thread's last table hit: valid while table_gen is unchanged (then the
+ * node is still in the table, unmodified).  Programs advise a mapping
+ * right after mapping it (Lucene does), so this skips most descents.
+ */
+struct table_hint {
+	unsigned long gen;
+	const struct map_node *node;
+};
+extern __thread struct table_hint table_hint
+	__attribute__((tls_model("initial-exec"))) SHIM_HIDDEN;
+
+/* Remember @n (lock held, either mode) as this thread's hint. */
+static inline void hint_set(const struct map_node *n)
+{
+	table_hint.gen = shim.table_gen;
+	table_hint.node = n;
+}
+
+/* The hinted node if it contains @addr (lock held), else NULL. */
+static inline const struct map_node *hint_get(uintptr_t addr)
+{
+	const struct map_node *n = table_hint.node;
+
+	if (table_hint.gen == shim.table_gen && n && n->start <= addr &&
+	    addr < n->end)
+		return n;
+	return NULL;
+}
+
 /* After changing shim.table (write lock held): publish its size. */
 static inline void table_changed(void)
 {
+	shim.table_gen++;
 	__atomic_store_n(&shim.nr_ranges, shim.table.count, __ATOMIC_RELAXED);
 	STAT_SET(file_maps_live, shim.table.count);
 }
