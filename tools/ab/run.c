@@ -762,6 +762,20 @@ static void finish_arm(struct arm_ctx *c)
 	stop_groups(g, n, 3000);
 	for (int i = 0; i < n; i++)
 		forget_pgid(g[i] < 0 ? -g[i] : g[i]);
+	/* A workload that ended by itself with a failure is worth a note
+	 * (a cold reader that failed leaves the arm without its event). */
+	for (size_t w = 0; w < c->e->nwl; w++) {
+		int st = c->wl[w].status;
+		size_t len = strlen(c->res->note);
+
+		if (c->wl[w].pid == -1 && (!WIFEXITED(st) || WEXITSTATUS(st)) &&
+		    (int)w != c->e->throughput_wl)
+			snprintf(c->res->note + len, sizeof(c->res->note) - len,
+				 "%sworkload %s failed (status %d, see %s.err)",
+				 len ? "; " : "", c->e->wl[w].name,
+				 WIFEXITED(st) ? WEXITSTATUS(st) : -1,
+				 c->e->wl[w].name);
+	}
 	/* Late events (the cold reader's last "end") are still in its file. */
 	read_events(c);
 	c->res->event_start = rel_s(c, c->ev_first_start);
@@ -844,9 +858,14 @@ static int run_arm(const struct experiment *e, const struct exp_arm *arm,
 	if (stop_signal && !why[0])
 		snprintf(why, sizeof(why), "interrupted by signal %d", (int)stop_signal);
 	if (why[0]) {
+		size_t len = strlen(res->note);
+
 		fprintf(stderr, "advshim-ab: arm %s: %s\n", arm->name, why);
-		snprintf(res->note, sizeof(res->note), "%s", why);
+		snprintf(res->note + len, sizeof(res->note) - len, "%s%s",
+			 len ? "; " : "", why);
 	}
+	if (res->note[0] && !why[0])
+		fprintf(stderr, "advshim-ab: arm %s: %s\n", arm->name, res->note);
 	if (!isnan(res->event_start) && !o->quiet)
 		printf("   cold read (%s): %.1f s .. %s\n",
 		       e->event_wl >= 0 ? e->wl[e->event_wl].name : "-",

@@ -144,6 +144,15 @@ check "SIGINT: says it cleaned up" grep -q 'interrupted; memcgs and workloads cl
 check "SIGINT: partial timeline kept with a note" \
 	grep -q '^# note	interrupted by signal 2' "$dir/int/arm-random.tsv"
 
+# --- a failing workload is reported ----------------------------------------
+sed -e 's/^duration_s = 14;/duration_s = 3;/' -e 's/start_ms = 5000;/start_ms = 1000;/' \
+    -e 's|"\${BUILD}/advshim-load", "stream", "--loops", "2", "\${file:cold}"|"/bin/false"|' \
+    "$dir/exp.conf" >"$dir/fail.conf"
+"$ab" -q --no-plot -o "$dir/fail" --arms random "$dir/fail.conf" >"$dir/fail.log" 2>&1
+check "a failing cold reader is noted" \
+	grep -q '^# note	workload cold failed (status 1' "$dir/fail/arm-random.tsv"
+check "the note is printed" grep -q 'arm random: workload cold failed' "$dir/fail.log"
+
 # --- bad input -------------------------------------------------------------
 expect_fail() {	# expect_fail STATUS REGEX CMD...
 	want=$1 re=$2; shift 2
