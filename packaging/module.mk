@@ -7,9 +7,18 @@
 #   make deb     build/advshim_VERSION_ARCH.deb (dpkg-buildpackage, debian/)
 #   make dist    build/advshim-VERSION.tar.gz (git archive of HEAD)
 #
-# Every installed file is listed here, once (PKG_FILES); the install test
-# compares a DESTDIR install against its own explicit list.  Nothing here
-# runs systemctl or ldconfig.
+# Every installed file is listed here, once (the PKG_* lists below); the
+# install test compares a DESTDIR install against its own explicit list.
+# Nothing here runs systemctl or ldconfig.
+#
+# Layout (defaults): $(LIBDIR)/libadvshim.so (0644), $(BINDIR)/advshim,
+# advshim-load, advshim-ab, $(SBINDIR)/advshim-watch (an admin daemon),
+# $(SYSTEMDUNITDIR)/advshim-watch.service (ExecStart rewritten to SBINDIR),
+# $(SYSCONFDIR)/advshim.conf (only when absent), man pages in
+# $(MANDIR)/man{1,5,8}, docs and examples in $(DATADIR)/doc/advshim/,
+# experiments in $(DATADIR)/advshim/experiments/.  The Debian package
+# (debian/rules): PREFIX=/usr, LIBDIR=/usr/lib/<multiarch>, SBINDIR=/usr/sbin,
+# units in /lib/systemd/system, /etc/advshim.conf a conffile.
 
 PKG_VERSION	= $(shell sh packaging/version.sh)
 PKG_DEB_VERSION	= $(shell sh packaging/version.sh --dirty)
@@ -228,4 +237,3 @@ check-packaging:
 	done; exit $$rc
 
 CHECK_TARGETS	+= check-packaging
-CLEAN_EXTRA	+=
