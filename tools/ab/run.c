@@ -744,6 +744,12 @@ static int run_loop(struct arm_ctx *c, double duration, char *why, size_t size)
 		}
 		if (now >= end)
 			break;
+		/* A sample that took longer than an interval (a loaded or
+		 * emulated machine) skips the missed ticks instead of
+		 * sampling again at once over a sliver of time. */
+		while (c->t0_ns + (k + 1) * step <= now_ns() &&
+		       c->t0_ns + (k + 1) * step < end)
+			k++;
 	}
 	return 0;
 }
