@@ -125,13 +125,19 @@ static int parse_smaps(struct inspect *in, char *buf)
 	return 0;
 }
 
-/* Page-cache residency of the whole file, by mapping it and mincore. */
+/*
+ * Page-cache residency of the whole file: map it (no faults: mincore only
+ * reads the page cache) and count resident pages, 64 MiB at a time so a
+ * huge file needs no huge vector.
+ */
 static void residency(struct file_row *r)
 {
+	enum { WINDOW = 64 << 20 };
 	long pg = sysconf(_SC_PAGESIZE);
 	unsigned char *vec;
 	struct stat st;
-	size_t pages, i, res = 0;
+	size_t res = 0, i, n;
+	off_t off;
 	void *m;
 	int fd;
 
@@ -147,24 +153,24 @@ static void residency(struct file_row *r)
 		return;
 	}
 	r->file_kib = st.st_size / 1024;
-	if (!st.st_size) {
-		r->cached_kib = 0;
-		close(fd);
-		return;
-	}
-	m = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
-	close(fd);
-	if (m == MAP_FAILED)
-		return;
-	pages = (st.st_size + pg - 1) / pg;
-	vec = malloc(pages);
-	if (vec && !mincore(m, st.st_size, vec)) {
-		for (i = 0; i < pages; i++)
+	vec = malloc(WINDOW / pg);
+	for (off = 0; vec && off < st.st_size; off += WINDOW) {
+		n = st.st_size - off < WINDOW ? (size_t)(st.st_size - off) : WINDOW;
+		m = mmap(NULL, n, PROT_READ, MAP_SHARED, fd, off);
+		if (m == MAP_FAILED)
+			break;
+		if (mincore(m, n, vec)) {
+			munmap(m, n);
+			break;
+		}
+		for (i = 0; i < (n + pg - 1) / pg; i++)
 			res += vec[i] & 1;
-		r->cached_kib = (int64_t)(res * (pg / 1024));
+		munmap(m, n);
 	}
+	if (vec && off >= st.st_size)
+		r->cached_kib = (int64_t)(res * (pg / 1024));
 	free(vec);
-	munmap(m, st.st_size);
+	close(fd);
 }
 
 static void read_stats(struct inspect *in)

@@ -211,7 +211,7 @@ inspect_of() {
 	"$@" < "$tmp/ctl" > "$tmp/out" 2>&1 &
 	exec 3> "$tmp/ctl"
 	i=0
-	while ! grep -q '^ready' "$tmp/out" 2>/dev/null && [ $i -lt 200 ]; do
+	while ! grep -q '^ready' "$tmp/out" 2>/dev/null && [ $i -lt 600 ]; do
 		i=$((i + 1)); sleep 0.05
 	done
 	ipid=$(awk '/^ready/ { print $2 }' "$tmp/out")
