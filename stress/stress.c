@@ -492,33 +492,37 @@ static bool has_flag(const char *flags, const char *fl)
 	return false;
 }
 
+/*
+ * The VMAs of this process, from smaps, in anonymous memory that stays
+ * mapped (no malloc: this also runs in forked children).  NULL on error.
+ */
+#define SMAPS_BUF	(64UL << 20)
+#define SMAPS_VMAS	(1UL << 16)
 static struct vma *read_smaps(size_t *nr)
 {
-	size_t cap = 1024, n = 0, len = 0, bcap = 1 << 20;
-	struct vma *v = malloc(cap * sizeof(*v));
-	char *buf = malloc(bcap), *line, *next;
+	static char *buf;
+	static struct vma *v;
+	size_t n = 0, len = 0;
+	char *line, *next;
 	ssize_t got;
-	int fd = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC);
+	int fd;
 
-	if (fd < 0 || !v || !buf) {
+	if (!buf)
+		buf = mmap(NULL, SMAPS_BUF, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (!v)
+		v = mmap(NULL, SMAPS_VMAS * sizeof(*v), PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	fd = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || buf == MAP_FAILED || v == MAP_FAILED) {
 		fail("cannot read /proc/self/smaps");
-		free(v);
-		free(buf);
 		if (fd >= 0)
 			close(fd);
 		return NULL;
 	}
-	while ((got = read(fd, buf + len, bcap - len - 1)) > 0) {
+	while (len < SMAPS_BUF - 1 &&
+	       (got = read(fd, buf + len, SMAPS_BUF - len - 1)) > 0)
 		len += (size_t)got;
-		if (len + 1 == bcap) {
-			char *nb = realloc(buf, bcap * 2);
-
-			if (!nb)
-				break;
-			buf = nb;
-			bcap *= 2;
-		}
-	}
 	close(fd);
 	buf[len] = '\0';
 	for (line = buf; line && *line; line = next) {
@@ -528,13 +532,9 @@ static struct vma *read_smaps(size_t *nr)
 		if (next)
 			*next++ = '\0';
 		if (line[0] != 'V' && sscanf(line, "%lx-%lx ", &s, &e) == 2) {
-			if (n == cap) {
-				struct vma *nv = realloc(v, 2 * cap * sizeof(*v));
-
-				if (!nv)
-					break;
-				v = nv;
-				cap *= 2;
+			if (n == SMAPS_VMAS) {
+				fail("more than %lu VMAs", SMAPS_VMAS);
+				break;
 			}
 			v[n++] = (struct vma){ s, e, false, false };
 		} else if (n && !strncmp(line, "VmFlags:", 8)) {
@@ -542,7 +542,6 @@ static struct vma *read_smaps(size_t *nr)
 			v[n - 1].sr = has_flag(line + 8, "sr");
 		}
 	}
-	free(buf);
 	*nr = n;
 	return v;
 }
@@ -597,49 +596,49 @@ static void verify_worker(const struct worker *w, const struct vma *v, size_t n)
 
 static void worker_loop(struct worker *w, unsigned long max_iter);
 
-static void *child_thread(void *arg)
-{
-	worker_loop(arg, 300);
-	return NULL;
-}
-
-/* The child: two threads of its own doing the same, then check and exit. */
+/*
+ * The child: the same work from its one thread, then check and exit.  No
+ * malloc and no new threads here: the sanitizers' allocators (gcc 12) are
+ * not fork-safe and would deadlock a child forked while another thread
+ * held their lock; glibc's malloc is, and the shim must not need either.
+ */
 static void child_main(struct worker *parent)
 {
-	struct worker cw[2];
+	static struct worker cw;
 	struct vma *v;
 	size_t n = 0;
 
 	in_child = true;
-	memset(cw, 0, sizeof(cw));
-	for (int i = 0; i < 2; i++) {
-		cw[i].id = 1000 + i;
-		cw[i].seed = parent->seed * 31 + (unsigned long)i + 1;
-	}
-	if (pthread_create(&cw[1].thread, NULL, child_thread, &cw[1])) {
-		fail("child: pthread_create failed");
-		_exit(1);
-	}
-	worker_loop(&cw[0], 300);
-	pthread_join(cw[1].thread, NULL);
+	memset(&cw, 0, sizeof(cw));
+	cw.id = 1000;
+	cw.seed = parent->seed * 31 + 1;
+	worker_loop(&cw, 600);
 	v = read_smaps(&n);
-	if (v) {
-		verify_worker(&cw[0], v, n);
-		verify_worker(&cw[1], v, n);
-	}
+	if (v)
+		verify_worker(&cw, v, n);
 	_exit(atomic_load(&failures) ? 1 : 0);
 }
 
-static void reap(bool block)
+/* Collect exited children; @wait_s > 0: wait that long, then kill. */
+static void reap(int wait_s)
 {
 	pthread_mutex_lock(&child_lock);
 	for (int i = 0; i < MAX_CHILDREN; i++) {
-		int st;
+		int st, waited = 0;
 		pid_t r;
 
 		if (!children[i])
 			continue;
-		r = waitpid(children[i], &st, block ? 0 : WNOHANG);
+		while ((r = waitpid(children[i], &st, WNOHANG)) == 0 &&
+		       waited++ < wait_s * 10)
+			usleep(100000);
+		if (r == 0 && wait_s) {
+			fprintf(stderr, "advshim-stress: WATCHDOG: child %d still "
+				"alive %d s after the end (deadlock after fork?)\n",
+				children[i], wait_s);
+			kill(children[i], SIGKILL);
+			_exit(3);
+		}
 		if (r == 0)
 			continue;
 		if (r < 0)
@@ -658,7 +657,7 @@ static void do_fork(struct worker *w)
 	int slot = -1;
 	pid_t pid;
 
-	reap(false);
+	reap(0);
 	pthread_mutex_lock(&child_lock);
 	for (int i = 0; i < MAX_CHILDREN; i++)
 		if (!children[i])
@@ -866,12 +865,11 @@ int main(int argc, char **argv)
 		pthread_join(workers[i].thread, NULL);
 	pthread_join(dl, NULL);
 	pthread_join(wd, NULL);
-	reap(true);
+	reap(WATCHDOG_S);
 	v = read_smaps(&n);
 	if (v)
 		for (int i = 0; i < nr_workers; i++)
 			verify_worker(&workers[i], v, n);
-	free(v);
 	printf("advshim-stress: %d threads, %d s, %s:", nr_workers, seconds,
 	       expect_shim ? "policy applied" : "no shim");
 	for (size_t i = 0; i < N(call_name); i++)

@@ -1,0 +1,60 @@
+# stress/: advshim-stress under the shim with ASan+UBSan and with TSan,
+# the JVM under the shim, and the fault-injection tests (tests/fault/,
+# whose rules live here because only */module.mk files are included).
+#
+#   make stress [STRESS_SECONDS=60] [STRESS_THREADS=32]
+#   make check-stress      the same for 10 s, plus a plain control run
+#   make check-fault       tests/fault/: shim and watcher fault injection
+#
+# The sanitizer builds are separate trees (STRESS_ASAN_BUILD, default
+# build-asan: `make BUILD=build-asan SANITIZER=address,undefined`; and
+# build-tsan with SANITIZER=thread): shim and program built alike.
+STRESS_SECONDS	?= 60
+STRESS_CHECK_SECONDS ?= 10
+STRESS_THREADS	?= 32
+STRESS_ASAN_BUILD ?= build-asan
+STRESS_TSAN_BUILD ?= build-tsan
+STRESS_BIN	:= $(BUILD)/stress/advshim-stress
+FORK_LOCK_BIN	:= $(BUILD)/stress/advshim-fork-lock
+TARGETS		+= $(STRESS_BIN) $(FORK_LOCK_BIN)
+
+$(STRESS_BIN): $(OBJ)/stress/stress.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread -ldl
+
+$(FORK_LOCK_BIN): $(OBJ)/stress/fork_lock.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread
+
+.PHONY: stress check-stress stress-build-asan stress-build-tsan
+stress-build-asan:
+	@$(MAKE) --no-print-directory BUILD=$(STRESS_ASAN_BUILD) \
+		SANITIZER=address,undefined \
+		$(STRESS_ASAN_BUILD)/libadvshim.so \
+		$(STRESS_ASAN_BUILD)/stress/advshim-stress
+
+stress-build-tsan:
+	@$(MAKE) --no-print-directory BUILD=$(STRESS_TSAN_BUILD) \
+		SANITIZER=thread \
+		$(STRESS_TSAN_BUILD)/libadvshim.so \
+		$(STRESS_TSAN_BUILD)/stress/advshim-stress
+
+# Each part runs even when an earlier one failed; any failure fails.
+stress: $(STRESS_BIN) $(FORK_LOCK_BIN) $(SHIM_LIB) stress-build-asan stress-build-tsan
+	@rc=0; \
+	sh stress/fork_lock.sh $(BUILD) 2000 || rc=1; \
+	sh stress/run.sh $(STRESS_ASAN_BUILD) asan $(STRESS_SECONDS) $(STRESS_THREADS) || rc=1; \
+	sh stress/run.sh $(STRESS_TSAN_BUILD) tsan $(STRESS_SECONDS) $(STRESS_THREADS) || rc=1; \
+	sh stress/java/run.sh $(BUILD) $(STRESS_SECONDS) || rc=1; \
+	exit $$rc
+
+check-stress: $(STRESS_BIN) $(FORK_LOCK_BIN) $(SHIM_LIB) stress-build-asan stress-build-tsan
+	@rc=0; \
+	sh stress/fork_lock.sh $(BUILD) 300 || rc=1; \
+	sh stress/run.sh $(BUILD) control 3 8 || rc=1; \
+	sh stress/run.sh $(STRESS_ASAN_BUILD) asan $(STRESS_CHECK_SECONDS) $(STRESS_THREADS) || rc=1; \
+	sh stress/run.sh $(STRESS_TSAN_BUILD) tsan $(STRESS_CHECK_SECONDS) $(STRESS_THREADS) || rc=1; \
+	sh stress/java/run.sh $(BUILD) $(STRESS_CHECK_SECONDS) || rc=1; \
+	exit $$rc
+
+CHECK_TARGETS	+= check-stress
