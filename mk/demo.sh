@@ -72,7 +72,7 @@ advice_of_data() {
 }
 
 demo_plain() {
-	echo "1) plain: $prog -P $pages $data"
+	echo "1) plain: $prog -p -P $pages $data"
 	start_prog "$prog" -p -P "$pages" "$data"
 	echo "   posix_madvise(RANDOM) returned; advshim inspect $prog_pid:"
 	show_inspect
@@ -82,7 +82,7 @@ demo_plain() {
 }
 
 demo_shim() {
-	echo "2) under the shim: $advshim run -- $prog -P $pages $data"
+	echo "2) under the shim: $advshim run -- $prog -p -P $pages $data"
 	ADVSHIM_LIB=$build/libadvshim.so start_prog "$advshim" run -- "$prog" -p -P "$pages" "$data"
 	echo "   posix_madvise(RANDOM) returned; advshim inspect $prog_pid:"
 	show_inspect
