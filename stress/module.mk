@@ -58,3 +58,26 @@ check-stress: $(STRESS_BIN) $(FORK_LOCK_BIN) $(SHIM_LIB) stress-build-asan stres
 	exit $$rc
 
 CHECK_TARGETS	+= check-stress
+
+# --- tests/fault/ (rules here: tests/fault/module.mk would not be included)
+FAULT_CALLS	:= $(BUILD)/tests/fault/advshim-fault-calls
+FAULT_MALLOC	:= $(BUILD)/tests/fault/libadvshim-failmalloc.so
+TARGETS		+= $(FAULT_CALLS) $(FAULT_MALLOC)
+
+$(FAULT_CALLS): $(OBJ)/tests/fault/calls.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -ldl
+
+# The failing allocator must not be instrumented (it is the allocator).
+$(OBJ)/tests/fault/failmalloc.o: SAN_FLAGS :=
+$(FAULT_MALLOC): $(OBJ)/tests/fault/failmalloc.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -shared -o $@ $^
+
+.PHONY: check-fault
+check-fault: $(FAULT_CALLS) $(FAULT_MALLOC) $(SHIM_LIB)
+	@rc=0; \
+	sh tests/fault/run_shim.sh $(BUILD) || rc=1; \
+	exit $$rc
+
+CHECK_TARGETS	+= check-fault
