@@ -311,13 +311,23 @@ run_qemu() {
 	# The results disk: the guest writes a tar stream onto it.
 	rm -f "$rundir/out.img"
 	truncate -s 512M "$rundir/out.img"
+	local icount=
 	case $accel in
 	kvm) accel_opt=kvm; cpu=host ;;
-	*) accel_opt=tcg,thread=multi ;;
+	*)
+		if [ -n "${LAB_ICOUNT:-}" ]; then
+			# Virtual time from instruction counts: rates measured in
+			# the guest no longer depend on how busy the host is.
+			accel_opt=tcg
+			icount="-icount shift=$LAB_ICOUNT,sleep=off"
+		else
+			accel_opt=tcg,thread=multi
+		fi
+		;;
 	esac
 	local rc=0
 	timeout -k 10 "$tmo" qemu-system-x86_64 \
-		-accel "$accel_opt" -cpu "$cpu" -m "$LAB_MEM_MB" -smp "$LAB_SMP" \
+		-accel "$accel_opt" $icount -cpu "$cpu" -m "$LAB_MEM_MB" -smp "$LAB_SMP" \
 		-kernel "$kdir/vmlinuz" -initrd "$rundir/initrd" \
 		-append "console=ttyS0 panic=-1 quiet loglevel=4 lab.timeout=$tmo" \
 		-drive "file=$rundir/out.img,format=raw,if=virtio,cache=unsafe" \
@@ -348,7 +358,7 @@ run_qemu() {
 # with "lab:" (everything with LAB_VERBOSE=1), and kernel warnings.
 show_console() {
 	local file=$1 pid=$2
-	tail -n +1 -F --pid="$pid" "$file" 2>/dev/null | tr -d '\r' |
+	tail -n +1 -F --pid="$pid" "$file" 2>/dev/null | sed -u 's/\r$//' |
 	if [ "$LAB_VERBOSE" = 1 ]; then
 		sed -u 's/^/  | /'
 	else
