@@ -8,7 +8,11 @@
 #   CLEAN_EXTRA    extra paths removed by `make clean`
 # and may add install rules to INSTALL_TARGETS / UNINSTALL_TARGETS.
 
-VERSION := $(shell git describe --tags --always --dirty 2>/dev/null || echo 0.1.0)
+# A release tarball (make dist) carries a VERSION file; a git tree describes
+# itself.  The file wins: inside an unpacked tarball `git describe` would
+# describe whatever repository happens to enclose it.
+VERSION := $(shell cat VERSION 2>/dev/null || \
+		git describe --tags --always --dirty 2>/dev/null || echo 0.1.0)
 
 BUILD		?= build
 OBJ		:= $(BUILD)/obj
