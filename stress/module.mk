@@ -62,7 +62,8 @@ CHECK_TARGETS	+= check-stress
 # --- tests/fault/ (rules here: tests/fault/module.mk would not be included)
 FAULT_CALLS	:= $(BUILD)/tests/fault/advshim-fault-calls
 FAULT_MALLOC	:= $(BUILD)/tests/fault/libadvshim-failmalloc.so
-TARGETS		+= $(FAULT_CALLS) $(FAULT_MALLOC)
+FAULT_WATCH	:= $(BUILD)/tests/fault/libadvshim-watchfault.so
+TARGETS		+= $(FAULT_CALLS) $(FAULT_MALLOC) $(FAULT_WATCH)
 
 $(FAULT_CALLS): $(OBJ)/tests/fault/calls.o
 	@mkdir -p $(dir $@)
@@ -74,10 +75,17 @@ $(FAULT_MALLOC): $(OBJ)/tests/fault/failmalloc.o
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -shared -o $@ $^
 
+$(OBJ)/tests/fault/watchfault.o: SAN_FLAGS :=
+$(FAULT_WATCH): $(OBJ)/tests/fault/watchfault.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -shared -o $@ $^
+
 .PHONY: check-fault
-check-fault: $(FAULT_CALLS) $(FAULT_MALLOC) $(SHIM_LIB)
+check-fault: $(FAULT_CALLS) $(FAULT_MALLOC) $(FAULT_WATCH) $(SHIM_LIB) \
+	     $(WATCH_BIN) $(WATCH_PLAYER)
 	@rc=0; \
 	sh tests/fault/run_shim.sh $(BUILD) || rc=1; \
+	sh tests/fault/run_watch.sh $(BUILD) || rc=1; \
 	exit $$rc
 
 CHECK_TARGETS	+= check-fault
