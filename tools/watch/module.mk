@@ -12,9 +12,12 @@ WATCH_LIB	:= $(BUILD)/libadvwatch.a
 WATCH_BIN	:= $(BUILD)/advshim-watch
 WATCH_TESTS	:= $(patsubst tests/unit/%.c,$(BUILD)/tests/%,\
 		   $(wildcard tests/unit/test_watch*.c))
+WATCH_PLAYER	:= $(BUILD)/tests/watch_player
+WATCH_BENCH	:= $(BUILD)/bench/watch_poll
 
 TARGETS		+= $(WATCH_BIN)
 CHECK_TARGETS	+= check-watch
+BENCH_TARGETS	+= bench-watch
 
 $(WATCH_LIB): $(WATCH_LIB_OBJS)
 	@mkdir -p $(dir $@)
@@ -28,14 +31,45 @@ $(BUILD)/tests/test_watch%: $(OBJ)/tests/unit/test_watch%.o $(WATCH_LIB) \
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CONFIG_LIBS) $(CRITERION_LIBS)
 
-.PHONY: check-watch
+$(WATCH_PLAYER): $(OBJ)/tests/integration/watch/player.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^
+
+$(WATCH_BENCH): $(OBJ)/bench/watch_poll.o $(WATCH_LIB) $(COMMON_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CONFIG_LIBS)
+
+.PHONY: check-watch check-watch-unit check-watch-integration bench-watch
 
 # Unit tests, then the real binary against played fixture timelines, then
 # the man page lint.  Each part runs even when an earlier one failed.
-check-watch: $(WATCH_BIN) $(WATCH_TESTS)
+check-watch: $(WATCH_BIN) $(WATCH_TESTS) $(WATCH_PLAYER)
 	@rc=0; \
 	for t in $(WATCH_TESTS); do \
 		echo "--- $$t"; $$t --jobs=1 || rc=1; \
 	done; \
+	sh tests/integration/watch/run.sh $(BUILD) || rc=1; \
+	sh tools/watch/check-man.sh || rc=1; \
 	exit $$rc
 
+bench-watch: $(WATCH_BENCH) $(WATCH_BIN)
+	@sh tools/watch/bench.sh $(BUILD)
+
+WATCH_UNIT	:= advshim-watch.service
+install-watch: $(WATCH_BIN)
+	install -D -m 0755 $(WATCH_BIN) $(DESTDIR)$(SBINDIR)/advshim-watch
+	install -D -m 0644 tools/watch/advshim-watch.8 \
+		$(DESTDIR)$(MANDIR)/man8/advshim-watch.8
+	sed 's|@SBINDIR@|$(SBINDIR)|g; s|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		tools/watch/advshim-watch.service > $(BUILD)/advshim-watch.service
+	install -D -m 0644 $(BUILD)/advshim-watch.service \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/advshim-watch.service
+
+uninstall-watch:
+	rm -f $(DESTDIR)$(SBINDIR)/advshim-watch \
+		$(DESTDIR)$(MANDIR)/man8/advshim-watch.8 \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/advshim-watch.service
+
+INSTALL_TARGETS	+= install-watch
+UNINSTALL_TARGETS += uninstall-watch
+.PHONY: install-watch uninstall-watch

@@ -55,6 +55,10 @@ struct lruvec_state {
 	unsigned long max_seq, youngest_age;
 	bool candidate;
 	struct det_sample sample;
+	/* memory.stat economy in all-memcg mode (see wants_rates) */
+	uint64_t sig, prev_sig;		/* hash of the page counts */
+	bool low;			/* last rate far below threshold */
+	unsigned int backoff;		/* 0, 1, 3, 7: polls skipped */
 	/* metrics */
 	unsigned long agings, failures;
 };
@@ -217,18 +221,24 @@ static struct lruvec_state *lv_get(struct watch *w, const char *path,
 				   int nid, uint64_t id)
 {
 	struct lruvec_state *lv;
-	char *key;
+	char buf[512], *key = buf;
+	int n = snprintf(buf, sizeof(buf), "%d:%s", nid, path);
 
-	if (asprintf(&key, "%d:%s", nid, path) < 0)
+	/* the common case looks up without allocating */
+	if (n < 0)
+		return NULL;
+	if ((size_t)n >= sizeof(buf) && asprintf(&key, "%d:%s", nid, path) < 0)
 		return NULL;
 	HASH_FIND_STR(w->lruvecs, key, lv);
-	if (lv) {
-		free(key);
+	if (lv || !(lv = calloc(1, sizeof(*lv)))) {
+		if (key != buf)
+			free(key);
 		return lv;
 	}
-	lv = calloc(1, sizeof(*lv));
-	if (!lv) {
-		free(key);
+	if (key == buf)
+		key = strdup(buf);
+	if (!key) {
+		free(lv);
 		return NULL;
 	}
 	lv->key = key;
@@ -356,7 +366,8 @@ static void update_memcg_rates(struct watch *w, struct memcg_state *mc)
 	struct memstat ms;
 	const char *buf;
 	size_t len;
-	uint64_t dt, max_gap = 3ull * w->conf.interval_ms + 500;
+	/* long enough to span the backoff in wants_rates() */
+	uint64_t dt, max_gap = 10ull * w->conf.interval_ms + 500;
 
 	if (mc->read_tick == w->counts.polls)
 		return;
@@ -554,6 +565,8 @@ static void handle_write_error(struct watch *w, struct lruvec_state *lv,
 	case EACCES:
 		age_failed(w, lv, cmd, err, "write refused");
 		enter_lockdown(w, "writing lru_gen failed");
+		/* the episode goes on (and ends) as if we had stepped */
+		det_dry_aged(&lv->det, w->now_ms);
 		return;
 	case ERANGE:
 		lv->explicit_force = w->rules.seq_exact;
@@ -622,7 +635,17 @@ static void act(struct watch *w, struct lruvec_state *lv)
 		return;
 	}
 	if (w->no_write) {
-		age_failed(w, lv, cmd, EPERM, "kernel lockdown: not writing");
+		/*
+		 * Counted like a dry-run step, so max_steps and the cooldown
+		 * bound how often this is said during one long stall.
+		 */
+		lv_event(w, &ev, "age_failed", lv);
+		ev.cmd = cmd;
+		ev.error = strerror(EPERM);
+		ev.msg = "kernel lockdown: not writing";
+		emit(w, &ev);
+		lv->failures++;
+		det_dry_aged(&lv->det, w->now_ms);
 		return;
 	}
 	r = resolve(w, lv, &fresh_seq, &fresh_id, &why);
@@ -666,6 +689,20 @@ static bool check_enabled(struct watch *w)
 	return true;
 }
 
+/* A hash of a node block's page counts (not its ages). */
+static uint64_t counts_sig(const struct lrugen_node *n)
+{
+	uint64_t h = 1469598103934665603ull;
+	int i;
+
+	for (i = 0; i < n->nr_gens; i++) {
+		h = (h ^ n->gens[i].seq) * 1099511628211ull;
+		h = (h ^ n->gens[i].anon) * 1099511628211ull;
+		h = (h ^ n->gens[i].file) * 1099511628211ull;
+	}
+	return h;
+}
+
 /* Step 1: samples from the main snapshot. */
 static void collect(struct watch *w)
 {
@@ -705,6 +742,8 @@ static void collect(struct watch *w)
 			}
 			lv->id = m->id;
 			lv->seen = true;
+			lv->prev_sig = lv->sig;
+			lv->sig = counts_sig(n);
 			lv->max_seq = lrugen_max_seq(n);
 			lv->youngest_age = lrugen_youngest_age(n);
 			memset(&lv->sample, 0, sizeof(lv->sample));
@@ -724,21 +763,49 @@ static void collect(struct watch *w)
 }
 
 /*
- * Step 2: refault rates.  Named targets are read every interval; in
- * all-memcg mode only lruvecs whose lru_gen already looks stuck (max_seq
- * unchanged, youngest age grown), in an episode, or awaiting verification
- * cost a memory.stat read.
+ * Step 2: refault rates.  Named targets read memory.stat every interval.
+ * In all-memcg mode (hundreds of memcgs, most of them fine) a memory.stat
+ * read is the dominant cost of a poll, so it is spent only where lru_gen
+ * says thrash is possible:
+ *  - max_seq moved or the youngest age did not grow: not thrash, no read;
+ *  - not a page moved since last interval and the last rate was low: an
+ *    idle memcg, rate 0 without reading;
+ *  - a rate far below the threshold backs off to every 2nd, 4th, 8th
+ *    interval, which costs at most 7 intervals of detection latency for a
+ *    memcg that was quiet when its thrash began.
+ * Memcgs in an episode, awaiting verification, or seen for the first time
+ * (to prime the counters) are always read.
  */
-static bool wants_rates(const struct watch *w, const struct lruvec_state *lv)
+static bool wants_rates(const struct watch *w, struct lruvec_state *lv)
 {
 	const struct det_state *d = &lv->det;
 
-	/* a first sample primes the counters, so the rate is known next */
 	if (w->conf.nr_cgroups || d->in_episode || lv->pending ||
 	    !d->have_prev)
 		return true;
-	return d->have_prev && d->prev.max_seq == lv->max_seq &&
-	       d->prev.youngest_age_ms < lv->youngest_age;
+	if (d->prev.max_seq != lv->max_seq ||
+	    d->prev.youngest_age_ms >= lv->youngest_age)
+		return false;
+	if (lv->low && lv->sig == lv->prev_sig) {
+		lv->sample.refaults_per_s = 0;
+		return false;
+	}
+	/* backed off: read on every (backoff+1)th poll, staggered by key */
+	if (lv->backoff &&
+	    (w->counts.polls + lv->hh.hashv) % (lv->backoff + 1u))
+		return false;
+	return true;
+}
+
+static void note_rate(struct watch *w, struct lruvec_state *lv, double rate)
+{
+	lv->low = rate >= 0 && rate * 4 < w->conf.min_refaults_per_s;
+	if (!lv->low || w->conf.nr_cgroups) {
+		lv->backoff = 0;
+		return;
+	}
+	lv->backoff = lv->backoff ? (lv->backoff * 2 + 1 > 7 ? 7 :
+				     lv->backoff * 2 + 1) : 1;
 }
 
 static void rates(struct watch *w)
@@ -755,6 +822,7 @@ static void rates(struct watch *w)
 		update_memcg_rates(w, mc);
 		lv->sample.refaults_per_s = mc->refaults_per_s;
 		lv->sample.activations_per_s = mc->activations_per_s;
+		note_rate(w, lv, mc->refaults_per_s);
 		lv->candidate = !w->snap.full && lv->det.have_prev &&
 				lv->det.prev.max_seq == lv->max_seq &&
 				mc->refaults_per_s >= w->conf.min_refaults_per_s;
