@@ -20,11 +20,11 @@ seeds_for() {
 	fuzz_policy_match)
 		echo ;;
 	fuzz_lrugen)
-		echo tests/fixtures/lru_gen tests/fixtures/watch ;;
+		echo tests/fixtures/lru_gen tests/fixtures/watch tests/fixtures/ab ;;
 	fuzz_memstat)
-		echo tests/fixtures/watch ;;
+		echo tests/fixtures/watch tests/fixtures/ab ;;
 	fuzz_ab_exp)
-		echo tools/ab/experiments tests/fixtures/ab ;;
+		echo examples/experiments tools/lab/experiments ;;
 	esac
 }
 
