@@ -39,7 +39,7 @@ $(WATCH_BENCH): $(OBJ)/bench/watch_poll.o $(WATCH_LIB) $(COMMON_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CONFIG_LIBS)
 
-.PHONY: check-watch check-watch-unit check-watch-integration bench-watch
+.PHONY: check-watch bench-watch
 
 # Unit tests, then the real binary against played fixture timelines, then
 # the man page lint.  Each part runs even when an earlier one failed.
@@ -50,6 +50,7 @@ check-watch: $(WATCH_BIN) $(WATCH_TESTS) $(WATCH_PLAYER)
 	done; \
 	sh tests/integration/watch/run.sh $(BUILD) || rc=1; \
 	sh tools/watch/check-man.sh || rc=1; \
+	sh tools/watch/check-unit.sh $(BUILD) || rc=1; \
 	exit $$rc
 
 bench-watch: $(WATCH_BENCH) $(WATCH_BIN)
