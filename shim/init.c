@@ -18,6 +18,20 @@
 
 #include "shim/shim.h"
 
+#if defined(__SANITIZE_THREAD__)
+#define SHIM_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SHIM_TSAN 1
+#endif
+#endif
+#ifndef SHIM_TSAN
+#define SHIM_TSAN 0
+#endif
+#if SHIM_TSAN
+#include <sanitizer/tsan_interface.h>
+#endif
+
 struct shim_globals shim = {
 	.state = SHIM_UNINIT,
 	.log_level = POLICY_LOG_WARN,
@@ -155,25 +169,27 @@ static void atfork_parent(void)
 }
 
 /*
- * Child: one thread, the lock held for writing by the parent's thread.
- * glibc's rwlock unlock compares the recorded writer TID with the caller's
- * to tell a writer's unlock from a reader's, and the child has a new TID:
- * record the child's TID as the writer, then unlock normally (which also
- * keeps TSan's view of the lock right).  No allocation here.
+ * Child: one thread, the lock held for writing by the parent's forking
+ * thread.  Unlocking is not enough: glibc's rwlock counts readers that were
+ * still waiting in the parent (they register before they wait), and those
+ * threads do not exist here, so the lock would never become free for a
+ * writer.  Re-initialise it instead (no allocation), as glibc does with
+ * its own locks in a child.  TSan tracks the lock by address: tell it the
+ * write lock was released first, or it would see a locked lock forever.
  */
 static void atfork_child(void)
 {
+	static const pthread_rwlock_t fresh = PTHREAD_RWLOCK_INITIALIZER;
+
 	if (!fork_locked)
 		return;
 	fork_locked = 0;
 	stats_after_fork();
-#if defined(__GLIBC__)
-	__atomic_store_n(&shim.lock.__data.__cur_writer, (int)syscall(SYS_gettid),
-			 __ATOMIC_RELAXED);
-	shim_unlock();
-#else
-	pthread_rwlock_init(&shim.lock, NULL);
+#if SHIM_TSAN
+	__tsan_mutex_pre_unlock(&shim.lock, 0);
+	__tsan_mutex_post_unlock(&shim.lock, 0);
 #endif
+	memcpy(&shim.lock, &fresh, sizeof(fresh));
 }
 
 static int init_policy(void)

@@ -15,7 +15,10 @@
  *   -r          map with a raw mmap system call (the shim never sees it:
  *               it must fall back to the kernel's view of the range)
  *   -p          print "ready PID ADDR" and wait for stdin to close
- *   -F          do it all again in a forked child as well
+ *   -F          do it all again in a forked child as well; with -t: the
+ *               main thread forks 40 children while the threads run (the
+ *               shim's lock is contended at fork time), each child maps
+ *               and advises once; a child stuck for 5 s counts as hung
  *   -t N        N threads map, advise, check and unmap concurrently
  *   -i ITER     iterations per thread                            [200]
  * Output: one "result ..." line per check, e.g.
@@ -25,6 +28,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,6 +189,7 @@ static int run_once(const char *what)
 
 static int thread_rr_seen;
 static int thread_errors;
+static int threads_stop;
 
 static void *thread_main(void *arg)
 {
@@ -192,7 +197,8 @@ static void *thread_main(void *arg)
 	int fd = open_file(), rr = 0, err = 0;
 
 	(void)arg;
-	for (i = 0; i < iters; i++) {
+	for (i = 0; i < iters || (do_fork && !__atomic_load_n(&threads_stop,
+							 __ATOMIC_RELAXED)); i++) {
 		char *a = mmap(NULL, 4 * PG, PROT_READ, MAP_SHARED, fd, 0);
 		char *anon = mmap(NULL, 2 * PG, PROT_READ | PROT_WRITE,
 				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -218,6 +224,50 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
+/* A child forked while the threads run: map, advise, report rr by exit. */
+static void fork_child(void)
+{
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	char *a = fd < 0 ? MAP_FAILED :
+		  mmap(NULL, 4 * PG, PROT_READ, MAP_SHARED, fd, 0);
+
+	if (a == MAP_FAILED || posix_madvise(a, 4 * PG, POSIX_MADV_RANDOM))
+		_exit(1);
+	_exit(10 + (has_flag(a, "rr") == 1));
+}
+
+/* Fork 40 children while the threads run; counts by outcome. */
+static void fork_storm(void)
+{
+	int i, st, rr = 0, hung = 0, bad = 0, waited;
+	pid_t pid, r;
+
+	for (i = 0; i < 40; i++) {
+		pid = fork();
+		if (pid == 0)
+			fork_child();
+		if (pid < 0) {
+			bad++;
+			continue;
+		}
+		for (waited = 0; (r = waitpid(pid, &st, WNOHANG)) == 0 &&
+		     waited < 500; waited++)
+			usleep(10000);
+		if (r == 0) {
+			hung++;
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			break;		/* one deadlock is the verdict */
+		} else if (WIFEXITED(st) && WEXITSTATUS(st) >= 10) {
+			rr += WEXITSTATUS(st) == 11;
+		} else {
+			bad++;
+		}
+	}
+	printf("result fork_storm children=40 rr_children=%d hung=%d failed=%d\n",
+	       rr, hung, bad);
+}
+
 static int run_threads(void)
 {
 	pthread_t t[64];
@@ -227,6 +277,10 @@ static int run_threads(void)
 		threads = 64;
 	for (i = 0; i < threads; i++)
 		pthread_create(&t[i], NULL, thread_main, NULL);
+	if (do_fork) {
+		fork_storm();
+		__atomic_store_n(&threads_stop, 1, __ATOMIC_RELAXED);
+	}
 	for (i = 0; i < threads; i++)
 		pthread_join(t[i], NULL);
 	printf("result threads=%d iters=%ld rr_seen=%d errors=%d\n", threads,

@@ -146,6 +146,10 @@ test_process_model() {
 	check "16 threads: plain sees rr" "$("$bin/advprog" -t 16 -i 64 "$f")" 'rr_seen=[1-9][0-9]* errors=0'
 	check "16 threads: shim never leaves rr, no errors" \
 		"$(shim "$bin/advprog" -t 16 -i 200 "$f")" 'threads=16 iters=200 rr_seen=0 errors=0$'
+	out=$(shim "$bin/advprog" -t 16 -F -i 50 "$f")
+	check "fork while 16 threads contend for the lock: no child hangs" "$out" \
+		'fork_storm children=40 rr_children=0 hung=0 failed=0'
+	check "fork storm: plain children have rr" "$("$bin/advprog" -t 4 -F -i 10 "$f")" 'rr_children=40 '
 	check "constructor before the shim's: plain rr" "$(EARLY_FILE=$f "$bin/earlyprog")" 'early call=0 rr=1'
 	check "constructor before the shim's: shim rewrites" "$(EARLY_FILE=$f shim "$bin/earlyprog")" 'early call=0 rr=0'
 }
