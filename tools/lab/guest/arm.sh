@@ -16,7 +16,8 @@
 #   COLD_SHIM=off|default|FILE  the same for the cold reader (default SHIM)
 #   LRU_GEN=y|n                 MGLRU on or off for this arm (default y)
 #   WATCH=off|dry|live          advshim-watch on the memcg (default off)
-#   WATCH_ARGS                  more advshim-watch options
+#   WATCH_ARGS                  more advshim-watch options (commas for
+#                               spaces: --persist,2,--cooldown-ms,0)
 #   BYSTANDER=1                 also keep a cached file in memcg
 #                               /lab-bystander and record its lru_gen
 #
@@ -64,7 +65,8 @@ make_memcg "$cg" "$MEMCG_MB"
 
 if [ "$BYSTANDER" = 1 ]; then
 	make_memcg /lab-bystander 64
-	in_cgroup /lab-bystander advshim-load stream -s 16M /data/bystander.bin >/dev/null ||
+	make_file /data/bystander.bin 16
+	in_cgroup /lab-bystander advshim-load stream /data/bystander.bin >/dev/null ||
 		die "cannot fill memcg /lab-bystander"
 fi
 
@@ -72,6 +74,7 @@ if [ "$WATCH" != off ]; then
 	need_bin advshim-watch
 	wflags="--cgroup $cg --interval-ms 1000 --log-format json"
 	[ "$WATCH" = dry ] && wflags="$wflags --dry-run"
+	WATCH_ARGS=$(echo "$WATCH_ARGS" | tr ',' ' ')
 	# shellcheck disable=SC2086
 	advshim-watch $wflags $WATCH_ARGS >"$dir/watch.log" 2>&1 &
 	watcher=$!
