@@ -16,13 +16,18 @@ STRESS_ASAN_BUILD ?= build-asan
 STRESS_TSAN_BUILD ?= build-tsan
 STRESS_BIN	:= $(BUILD)/stress/advshim-stress
 FORK_LOCK_BIN	:= $(BUILD)/stress/advshim-fork-lock
-TARGETS		+= $(STRESS_BIN) $(FORK_LOCK_BIN)
+REMAP_RACE_BIN	:= $(BUILD)/stress/advshim-remap-race
+TARGETS		+= $(STRESS_BIN) $(FORK_LOCK_BIN) $(REMAP_RACE_BIN)
 
 $(STRESS_BIN): $(OBJ)/stress/stress.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread -ldl
 
 $(FORK_LOCK_BIN): $(OBJ)/stress/fork_lock.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread
+
+$(REMAP_RACE_BIN): $(OBJ)/stress/remap_race.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread
 
@@ -40,17 +45,19 @@ stress-build-tsan:
 		$(STRESS_TSAN_BUILD)/stress/advshim-stress
 
 # Each part runs even when an earlier one failed; any failure fails.
-stress: $(STRESS_BIN) $(FORK_LOCK_BIN) $(SHIM_LIB) stress-build-asan stress-build-tsan
+stress: $(STRESS_BIN) $(FORK_LOCK_BIN) $(REMAP_RACE_BIN) $(SHIM_LIB) stress-build-asan stress-build-tsan
 	@rc=0; \
 	sh stress/fork_lock.sh $(BUILD) 2000 || rc=1; \
+	sh stress/remap_race.sh $(BUILD) $(STRESS_SECONDS) || rc=1; \
 	sh stress/run.sh $(STRESS_ASAN_BUILD) asan $(STRESS_SECONDS) $(STRESS_THREADS) || rc=1; \
 	sh stress/run.sh $(STRESS_TSAN_BUILD) tsan $(STRESS_SECONDS) $(STRESS_THREADS) || rc=1; \
 	sh stress/java/run.sh $(BUILD) $(STRESS_SECONDS) || rc=1; \
 	exit $$rc
 
-check-stress: $(STRESS_BIN) $(FORK_LOCK_BIN) $(SHIM_LIB) stress-build-asan stress-build-tsan
+check-stress: $(STRESS_BIN) $(FORK_LOCK_BIN) $(REMAP_RACE_BIN) $(SHIM_LIB) stress-build-asan stress-build-tsan
 	@rc=0; \
 	sh stress/fork_lock.sh $(BUILD) 300 || rc=1; \
+	sh stress/remap_race.sh $(BUILD) $(STRESS_CHECK_SECONDS) || rc=1; \
 	sh stress/run.sh $(BUILD) control 3 8 || rc=1; \
 	sh stress/run.sh $(STRESS_ASAN_BUILD) asan $(STRESS_CHECK_SECONDS) $(STRESS_THREADS) || rc=1; \
 	sh stress/run.sh $(STRESS_TSAN_BUILD) tsan $(STRESS_CHECK_SECONDS) $(STRESS_THREADS) || rc=1; \

@@ -712,6 +712,7 @@ static const char *const dl_names[] = {
 	"madvise", "posix_madvise", "posix_fadvise", "posix_fadvise64",
 	"mmap", "mmap64", "munmap", "mremap", "getpid", "open",
 };
+#define NR_SHIM_NAMES 8
 
 /* Every intercepted name, through every kind of handle, all the time. */
 static void *dlsym_main(void *arg)
@@ -726,7 +727,10 @@ static void *dlsym_main(void *arg)
 			if (!d || !h || !n)
 				fail("dlsym(%s): default %p libc %p next %p",
 				     dl_names[i], d, h, n);
-			else if (d != h)
+			/* The shim answers its names itself whatever the handle;
+			 * others (getpid, open) may differ under a sanitizer
+			 * runtime that interposes them. */
+			else if (i < NR_SHIM_NAMES && d != h)
 				fail("dlsym(%s): RTLD_DEFAULT %p but the libc handle %p",
 				     dl_names[i], d, h);
 			atomic_fetch_add(&nr_calls[C_DLSYM], 1);
