@@ -168,9 +168,21 @@ SHIM_EXPORT int munmap(void *addr, size_t len)
 	return call_munmap(addr, len);
 }
 
+/*
+ * mremap: the old range leaves the table before the call (as in munmap:
+ * once the kernel frees those addresses another thread may map and
+ * register something there, which we must not touch), holding a reference
+ * on its file; after the call the file is recorded at the new place, or,
+ * if the call failed, at the old place again (still mapped then, so nobody
+ * else can have taken it).  MREMAP_DONTUNMAP and old_len 0 (duplicating a
+ * shared mapping) leave the old range mapped and in the table.
+ */
 SHIM_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 {
-	void *new_addr = NULL, *ret;
+	uintptr_t o = (uintptr_t)old, r;
+	const struct map_node *n;
+	void *new_addr = NULL, *ret, *file = NULL;
+	bool keep_old = !old_len || (flags & MREMAP_DONTUNMAP);
 	int saved;
 	va_list ap;
 
@@ -179,26 +191,43 @@ SHIM_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, .
 		new_addr = va_arg(ap, void *);
 		va_end(ap);
 	}
-	ret = call_mremap(old, old_len, new_len, flags, new_addr);
-	if (ret == MAP_FAILED || !shim_active() ||
-	    !table_nr())
-		return ret;
+	if (!shim_active() || !table_nr())
+		return call_mremap(old, old_len, new_len, flags, new_addr);
 	saved = errno;
 	shim_busy++;
 	shim_wrlock();
-	/* MREMAP_DONTUNMAP leaves the old range mapped (like old_len 0). */
-	switch (maptable_remap(&shim.table, (uintptr_t)old,
-			       (flags & MREMAP_DONTUNMAP) ? 0 : page_up(old_len),
-			       (uintptr_t)ret, page_up(new_len))) {
-	case 1:
-		/* Not a file range we know; whatever it landed on is gone. */
-		maptable_unmap(&shim.table, (uintptr_t)ret,
-			       (uintptr_t)ret + page_up(new_len));
-		break;
-	case -1:
-		STAT_INC(errors);
-		break;
+	n = maptable_next(&shim.table, o);
+	if (n && n->start <= o) {
+		file = n->file;
+		files_get(file);
+		if (!keep_old) {
+			maptable_unmap(&shim.table, o, o + page_up(old_len));
+			table_changed();
+		}
 	}
+	shim_unlock();
+	shim_busy--;
+	errno = saved;
+
+	ret = call_mremap(old, old_len, new_len, flags, new_addr);
+
+	saved = errno;
+	shim_busy++;
+	shim_wrlock();
+	r = (uintptr_t)ret;
+	if (ret == MAP_FAILED) {
+		if (file && !keep_old &&
+		    maptable_map(&shim.table, o, o + page_up(old_len), file))
+			STAT_INC(errors);
+	} else if (file) {
+		if (maptable_map(&shim.table, r, r + page_up(new_len), file))
+			STAT_INC(errors);
+	} else {
+		/* Not a file range we know; whatever it landed on is gone. */
+		maptable_unmap(&shim.table, r, r + page_up(new_len));
+	}
+	if (file)
+		files_put(file);
 	table_changed();
 	shim_unlock();
 	shim_busy--;
