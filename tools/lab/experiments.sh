@@ -184,8 +184,8 @@ exp_lab() {
 	local start rc=0
 	[ "${LAB_ENGINE:-arms}" = ab ] && { exp_lab_ab; return; }
 	start=$(date +%s)
-	echo "lab: five arms on Debian's $LAB_KERNEL kernel under qemu (about 12 minutes)"
-	RUN=$(run_arms lab lab.arms "${LAB_TIMEOUT:-1000}" DURATION="${LAB_DURATION:-120}" \
+	echo "lab: five arms on Debian's $LAB_KERNEL kernel under qemu (about 10 minutes on an idle core, longer on a loaded host)"
+	RUN=$(run_arms lab lab.arms "${LAB_TIMEOUT:-2400}" DURATION="${LAB_DURATION:-100}" \
 		COLD_AT="${LAB_COLD_AT:-35}") || rc=$?
 	[ "$rc" = 0 ] || note "the guest job failed (exit $rc)"
 	report "$RUN" || return 1
@@ -232,7 +232,7 @@ lab_goals() {
 exp_demo() {
 	local rc=0
 	echo "lab demo: the stall and both fixes on Debian's $LAB_KERNEL kernel with MGLRU (qemu, about 4 minutes)"
-	RUN=$(run_arms demo demo.arms "${LAB_TIMEOUT:-400}" DURATION="${LAB_DURATION:-60}" \
+	RUN=$(run_arms demo demo.arms "${LAB_TIMEOUT:-900}" DURATION="${LAB_DURATION:-60}" \
 		COLD_AT="${LAB_COLD_AT:-20}") || rc=$?
 	[ "$rc" = 0 ] || note "the guest job failed (exit $rc)"
 	LAB_TABLE_STEP=${LAB_TABLE_STEP:-5} report "$RUN" || return 1
