@@ -76,13 +76,15 @@ pkg-missing:
 pkg-build: pkg-missing
 	@$(MAKE) --no-print-directory $(PKG_ARTIFACTS)
 
-# advshim run finds the shim through LIBDIR compiled into the CLI: rebuild
-# it when LIBDIR changes (make; make install PREFIX=/usr must not install
-# a CLI that looks in /usr/local/lib).
+# advshim run and advshim-ab find the shim (and advshim-ab the watcher)
+# through LIBDIR/SBINDIR compiled in: rebuild them when those change (make;
+# make install PREFIX=/usr must not install tools that look in /usr/local).
 $(BUILD)/packaging/libdir.stamp: FORCE_PKG
 	@mkdir -p $(dir $@)
-	@echo '$(LIBDIR)' | cmp -s - $@ || echo '$(LIBDIR)' > $@
-$(OBJ)/tools/cli/cmd_run.o: $(BUILD)/packaging/libdir.stamp
+	@echo '$(LIBDIR) $(SBINDIR)' | cmp -s - $@ || \
+		echo '$(LIBDIR) $(SBINDIR)' > $@
+$(OBJ)/tools/cli/cmd_run.o $(OBJ)/tools/ab/main.o: \
+	$(BUILD)/packaging/libdir.stamp
 .PHONY: FORCE_PKG
 FORCE_PKG:
 

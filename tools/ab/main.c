@@ -25,7 +25,8 @@ static const char usage_text[] =
 "  -d, --duration SEC     override duration_s\n"
 "  -D, --dir DIR          override the experiment's dir (${DIR})\n"
 "  -B, --build DIR        ${BUILD} (default: the directory of advshim-ab)\n"
-"      --shim PATH        libadvshim.so (default ${BUILD}/libadvshim.so)\n"
+"      --shim PATH        libadvshim.so (default ${BUILD}/libadvshim.so,\n"
+"                         else the installed one)\n"
 "      --cgroup-root DIR  cgroup mount (default /sys/fs/cgroup)\n"
 "      --cgroup-parent P  create memcgs under this relative path\n"
 "  -q, --quiet            no timeline rows, summary only\n"
@@ -57,6 +58,19 @@ static void self_dir(char *out, size_t size)
 		*slash = '\0';
 		snprintf(out, size, "%s", exe);
 	}
+}
+
+/*
+ * default_tool - "@build/@name" when it exists (a build tree, or BINDIR
+ * holding everything), else "@installed/@name": an installed advshim-ab
+ * lives in BINDIR while the library is in LIBDIR and the watcher in SBINDIR.
+ */
+static void default_tool(char *out, size_t size, const char *build,
+			 const char *installed, const char *name)
+{
+	snprintf(out, size, "%s/%s", build, name);
+	if (access(out, F_OK))
+		snprintf(out, size, "%s/%s", installed, name);
 }
 
 static int split_arms(char *list, struct ab_opts *o)
@@ -126,7 +140,8 @@ static int cmd_run(int argc, char **argv)
 	struct ab_opts o = { .cgroot = "/sys/fs/cgroup",
 		.lru_enabled = "/sys/kernel/mm/lru_gen/enabled",
 		.lru_debug = "/sys/kernel/debug/lru_gen", .proc = "/proc" };
-	char build[PATH_MAX], shim[PATH_MAX + 32], out[PATH_MAX], *end;
+	char build[PATH_MAX], shim[PATH_MAX + 32], watch[PATH_MAX + 32];
+	char out[PATH_MAX], *end;
 	struct experiment *e;
 	int c, ret;
 
@@ -174,9 +189,13 @@ static int cmd_run(int argc, char **argv)
 	if (ret)
 		return ret;
 	if (!o.shim) {
-		snprintf(shim, sizeof(shim), "%s/libadvshim.so", o.build);
+		default_tool(shim, sizeof(shim), o.build, ADVSHIM_LIBDIR,
+			     "libadvshim.so");
 		o.shim = shim;
 	}
+	default_tool(watch, sizeof(watch), o.build, ADVSHIM_SBINDIR,
+		     "advshim-watch");
+	o.watch = watch;
 	if (!o.out) {
 		time_t t = time(NULL);
 		char stamp[32];

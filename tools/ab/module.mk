@@ -5,6 +5,11 @@ AB_LIB_OBJS	:= $(filter-out $(OBJ)/tools/ab/main.o,$(AB_OBJS))
 AB_BIN		:= $(BUILD)/advshim-ab
 TARGETS		+= $(AB_BIN)
 
+# An installed advshim-ab finds the library and the watcher where
+# `make install` puts them (a build tree keeps them next to it).
+$(OBJ)/tools/ab/main.o: EXTRA_CFLAGS += -DADVSHIM_LIBDIR='"$(LIBDIR)"' \
+	-DADVSHIM_SBINDIR='"$(SBINDIR)"'
+
 $(AB_BIN): $(AB_OBJS) $(POLICY_LIB) $(COMMON_LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CONFIG_LIBS) -lm
 
@@ -32,15 +37,3 @@ check-ab: $(AB_UNIT) $(AB_BIN) $(LOAD_BIN)
 	*) UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	   ASAN_OPTIONS=verify_asan_link_order=0 \
 		sh tests/integration/ab/test_ab.sh $(BUILD) ;; esac
-
-INSTALL_TARGETS	+= install-ab
-UNINSTALL_TARGETS += uninstall-ab
-.PHONY: install-ab uninstall-ab
-install-ab: $(AB_BIN)
-	install -D -m 0755 $(AB_BIN) $(DESTDIR)$(BINDIR)/advshim-ab
-	install -D -m 0644 tools/ab/advshim-ab.1 $(DESTDIR)$(MANDIR)/man1/advshim-ab.1
-	install -d $(DESTDIR)$(DATADIR)/advshim/experiments
-	install -m 0644 examples/experiments/*.conf $(DESTDIR)$(DATADIR)/advshim/experiments/
-uninstall-ab:
-	rm -f $(DESTDIR)$(BINDIR)/advshim-ab $(DESTDIR)$(MANDIR)/man1/advshim-ab.1
-	rm -rf $(DESTDIR)$(DATADIR)/advshim/experiments

@@ -370,7 +370,7 @@ static int start_watcher(struct arm_ctx *c, char *why, size_t size)
 		return 0;
 	snprintf(iv, sizeof(iv), "%u", w->interval_ms);
 	snprintf(ps, sizeof(ps), "%u", w->persist);
-	snprintf(exe, sizeof(exe), "%s/advshim-watch", c->o->build);
+	snprintf(exe, sizeof(exe), "%s", c->o->watch);
 	if (w->ncommand) {
 		for (size_t i = 0; i < w->ncommand && n < 62; i++)
 			if (exp_expand(c->e, &c->vars, w->command[i], &argv[n++]))
@@ -925,7 +925,7 @@ static int preflight(const struct experiment *e, const struct ab_opts *o,
 			o->shim, o->shim);
 		return -1;
 	}
-	snprintf(path, sizeof(path), "%s/advshim-watch", o->build);
+	snprintf(path, sizeof(path), "%s", o->watch);
 	if (watch && access(path, X_OK)) {
 		fprintf(stderr, "advshim-ab: an arm runs the watcher but %s is missing (build it first)\n", path);
 		return -1;

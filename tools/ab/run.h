@@ -16,6 +16,7 @@ struct ab_opts {
 	const char *build;		/* ${BUILD} */
 	const char *dir;		/* overrides the experiment's dir */
 	const char *shim;		/* libadvshim.so */
+	const char *watch;		/* advshim-watch */
 	const char *cgroot;		/* /sys/fs/cgroup */
 	const char *cgparent;		/* relative parent, or NULL */
 	const char *lru_enabled;	/* /sys/kernel/mm/lru_gen/enabled */

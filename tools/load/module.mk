@@ -28,12 +28,3 @@ check-load: $(LOAD_UNIT) $(LOAD_BIN)
 	*) $(LOAD_UNIT) --jobs 1 ;; esac
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 TSAN_OPTIONS=halt_on_error=1 \
 		sh tests/integration/ab/test_load.sh $(LOAD_BIN)
-
-INSTALL_TARGETS	+= install-load
-UNINSTALL_TARGETS += uninstall-load
-.PHONY: install-load uninstall-load
-install-load: $(LOAD_BIN)
-	install -D -m 0755 $(LOAD_BIN) $(DESTDIR)$(BINDIR)/advshim-load
-	install -D -m 0644 tools/load/advshim-load.1 $(DESTDIR)$(MANDIR)/man1/advshim-load.1
-uninstall-load:
-	rm -f $(DESTDIR)$(BINDIR)/advshim-load $(DESTDIR)$(MANDIR)/man1/advshim-load.1

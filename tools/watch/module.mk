@@ -55,22 +55,3 @@ check-watch: $(WATCH_BIN) $(WATCH_TESTS) $(WATCH_PLAYER)
 
 bench-watch: $(WATCH_BENCH) $(WATCH_BIN)
 	@sh tools/watch/bench.sh $(BUILD)
-
-WATCH_UNIT	:= advshim-watch.service
-install-watch: $(WATCH_BIN)
-	install -D -m 0755 $(WATCH_BIN) $(DESTDIR)$(SBINDIR)/advshim-watch
-	install -D -m 0644 tools/watch/advshim-watch.8 \
-		$(DESTDIR)$(MANDIR)/man8/advshim-watch.8
-	sed 's|@SBINDIR@|$(SBINDIR)|g; s|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
-		tools/watch/advshim-watch.service > $(BUILD)/advshim-watch.service
-	install -D -m 0644 $(BUILD)/advshim-watch.service \
-		$(DESTDIR)$(SYSTEMDUNITDIR)/advshim-watch.service
-
-uninstall-watch:
-	rm -f $(DESTDIR)$(SBINDIR)/advshim-watch \
-		$(DESTDIR)$(MANDIR)/man8/advshim-watch.8 \
-		$(DESTDIR)$(SYSTEMDUNITDIR)/advshim-watch.service
-
-INSTALL_TARGETS	+= install-watch
-UNINSTALL_TARGETS += uninstall-watch
-.PHONY: install-watch uninstall-watch
