@@ -161,6 +161,8 @@ static int resolve_gap(struct walk *w, uintptr_t pos, uintptr_t gap_end,
 	}
 	e = v.end < gap_end ? v.end : gap_end;
 	*next = e;
+	shim_log(POLICY_LOG_DEBUG, "kernel view: %#lx-%#lx %s", (unsigned long)v.start,
+		 (unsigned long)v.end, v.path[0] ? v.path : "[anonymous]");
 	if (!v.ino || v.path[0] != '/')
 		return add_piece(w, pos, e, w->advice);		/* anonymous */
 	del = strstr(v.path, " (deleted)");

@@ -12,6 +12,8 @@
  *   -P PAGES    mapping size in pages                            [16]
  *   -o PG -n PG advise only pages [o, o+n) of the mapping         [all]
  *   -L          layout: file 4 pages | anonymous 2 | file 4, advised as one
+ *   -M          move and grow the mapping with mremap(MAYMOVE|FIXED)
+ *               before advising it (the table must follow the move)
  *   -r          map with a raw mmap system call (the shim never sees it:
  *               it must fall back to the kernel's view of the range)
  *   -p          print "ready PID ADDR" and wait for stdin to close
@@ -44,7 +46,7 @@
 static const char *file, *func = "posix_madvise", *lookup = "direct";
 static int advice = POSIX_MADV_RANDOM, fadv = POSIX_FADV_RANDOM;
 static long pages = 16, off_pg = -1, nr_pg = -1, iters = 200;
-static int layout, pause_it, do_fork, threads, raw;
+static int layout, pause_it, do_fork, threads, raw, remap;
 
 typedef int (*madv_fn)(void *, size_t, int);
 typedef int (*fadv_fn)(int, off_t, off_t, int);
@@ -171,6 +173,20 @@ static int run_once(const char *what)
 		perror("mmap");
 		return 1;
 	}
+	if (remap) {
+		/* Shrink-map first, then move and grow to the full size. */
+		char *dst = mmap(NULL, pages * PG, PROT_NONE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (dst == MAP_FAILED ||
+		    mremap(base, pages * PG, pages * PG / 2, 0) != base ||
+		    mremap(base, pages * PG / 2, pages * PG,
+			   MREMAP_MAYMOVE | MREMAP_FIXED, dst) != dst) {
+			perror("mremap");
+			return 1;
+		}
+		base = dst;
+	}
 	r = advise(base + from * PG, n * PG, fd);
 	if (pause_it) {
 		printf("ready %d %p\n", getpid(), (void *)base);
@@ -293,7 +309,7 @@ int main(int argc, char **argv)
 	int c, status, ret;
 	pid_t pid;
 
-	while ((c = getopt(argc, argv, "f:l:a:P:o:n:LrpFt:i:")) != -1) {
+	while ((c = getopt(argc, argv, "f:l:a:P:o:n:LMrpFt:i:")) != -1) {
 		switch (c) {
 		case 'f': func = optarg; break;
 		case 'l': lookup = optarg; break;
@@ -303,6 +319,7 @@ int main(int argc, char **argv)
 		case 'n': nr_pg = atol(optarg); break;
 		case 'L': layout = 1; break;
 		case 'r': raw = 1; break;
+		case 'M': remap = 1; break;
 		case 'p': pause_it = 1; break;
 		case 'F': do_fork = 1; break;
 		case 't': threads = atoi(optarg); break;

@@ -131,6 +131,13 @@ test_layouts() {
 	check "file|anon|file: plain rr on 1-8" "$("$bin/advprog" -L "$f")" 'p0= p1=rr p2=rr p3=rr p4=rr p5=rr p6=rr p7=rr p8=rr p9=$'
 	check "file|anon|file: shim keeps rr on anon only" "$(shim "$bin/advprog" -L "$f")" \
 		'call=0 p0= p1= p2= p3= p4=rr p5=rr p6= p7= p8= p9=$'
+	check "mremap shrink, move and grow: plain rr" "$("$bin/advprog" -M -P 8 "$f")" "$all_rr"
+	check "mremap shrink, move and grow: table follows, no rr" \
+		"$(ADVSHIM_LOG=debug shim "$bin/advprog" -M -P 8 "$f" 2>"$tmp/err")" "$no_rr"
+	check "mremap: the moved range is known (no kernel-view lookup)" \
+		"$(grep -c 'posix_madvise.*: rewrite' "$tmp/err") $(grep -c 'kernel view' "$tmp/err")" '^1 0$'
+	check "raw mapping: found through the kernel view (control)" \
+		"$(ADVSHIM_LOG=debug shim "$bin/advprog" -r -P 8 "$f" 2>&1 >/dev/null | grep -c "kernel view: .*$f")" '^1$'
 	check "unknown mapping (raw syscall): kernel view via PROCMAP_QUERY" \
 		"$(shim "$bin/advprog" -r -P 8 "$f")" "$no_rr"
 	check "unknown mapping: kernel view via /proc/self/maps" \
