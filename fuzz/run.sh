@@ -69,7 +69,7 @@ for t in "$@"; do
 	LSAN_OPTIONS=suppressions=$PWD/fuzz/lsan.supp:print_suppressions=0 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	"$dir/$t" -max_total_time="$secs" -print_final_stats=1 -detect_leaks=$leaks \
-		-rss_limit_mb=2048 -timeout=10 -max_len=$maxlen \
+		-rss_limit_mb=2048 -timeout=60 -max_len=$maxlen \
 		-artifact_prefix="$dir/artifacts/$t-" $dict \
 		"$corpus" $extra >"$log" 2>&1
 	rc=$?
