@@ -3,6 +3,10 @@
 # reuses the freed addresses (stress/remap_race.c).  Probabilistic: a pass
 # does not prove the race absent; a failure proves it present.
 set -u
+# A shim built with SANITIZER= needs its runtime first in LD_PRELOAD.
+san_rt() {
+	ldd "$1" 2>/dev/null | awk '/lib[at]san\.so/ { print $3; exit }'
+}
 build=$1
 secs=$2
 d=$(mktemp -d /tmp/advshim-remaprace.XXXXXX) || exit 1
@@ -18,7 +22,8 @@ rules = (
   { name = "rewrite"; match = "$d/rewrite/**"; random = "normal"; }
 );
 EOC
-if ADVSHIM_CONFIG=$d/policy.conf LD_PRELOAD=$build/libadvshim.so \
+rt=$(san_rt "$build/libadvshim.so")
+if ADVSHIM_CONFIG=$d/policy.conf LD_PRELOAD="${rt:+$rt }$build/libadvshim.so" \
 	"$build/stress/advshim-remap-race" "$d" "$secs" 8; then
 	echo "stress[remap-race]: ok ($secs s; the race was not hit)"
 else

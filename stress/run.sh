@@ -41,7 +41,9 @@ asan)	san=$(${CC:-cc} -print-file-name=libasan.so)
 	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ;;
 tsan)	san=$(${CC:-cc} -print-file-name=libtsan.so)
 	export TSAN_OPTIONS=halt_on_error=0:exitcode=66:second_deadlock_stack=1 ;;
-plain|control) ;;
+plain|control)
+	# a SANITIZER= build: its runtime first, as for asan/tsan
+	san=$(ldd "$lib" 2>/dev/null | awk '/lib[at]san\.so/ { print $3; exit }') ;;
 *)	echo "stress: unknown mode $mode" >&2; exit 2 ;;
 esac
 if [ -n "$san" ] && [ ! -e "$san" ]; then

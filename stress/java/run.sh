@@ -21,6 +21,10 @@ if [ ! -x "$jdk/bin/javac" ]; then
 	echo "stress[jvm]: SKIPPED: no Temurin 25 JDK at $jdk (optional; FFM needs JDK 22+)"
 	exit 0
 fi
+if ldd "$lib" 2>/dev/null | grep -q 'lib[at]san\.so'; then
+	echo "stress[jvm]: SKIPPED: $lib is built with a sanitizer; a sanitizer runtime preloaded into HotSpot is not a meaningful test"
+	exit 0
+fi
 mkdir -p "$out"
 if ! "$jdk/bin/javac" -d "$out" "$here/MadviseLoop.java" 2>"$out/javac.log"; then
 	cat "$out/javac.log"
