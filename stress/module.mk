@@ -14,6 +14,7 @@ STRESS_CHECK_SECONDS ?= 10
 STRESS_THREADS	?= 32
 STRESS_ASAN_BUILD ?= build-asan
 STRESS_TSAN_BUILD ?= build-tsan
+CLEAN_EXTRA	+= $(STRESS_ASAN_BUILD) $(STRESS_TSAN_BUILD)
 STRESS_BIN	:= $(BUILD)/stress/advshim-stress
 FORK_LOCK_BIN	:= $(BUILD)/stress/advshim-fork-lock
 REMAP_RACE_BIN	:= $(BUILD)/stress/advshim-remap-race
