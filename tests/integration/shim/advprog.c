@@ -240,7 +240,14 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
-/* A child forked while the threads run: map, advise, report rr by exit. */
+/*
+ * A child forked while the threads run: map, advise, report rr by exit.
+ * No stdio or malloc here: the sanitizers' allocators are not fork-safe
+ * (a child forked while another thread held their lock would hang, shim
+ * or not).
+ */
+static char smaps_buf[8 << 20];
+
 static void fork_child(void)
 {
 	int fd = open(file, O_RDONLY | O_CLOEXEC);
@@ -249,7 +256,7 @@ static void fork_child(void)
 
 	if (a == MAP_FAILED || posix_madvise(a, 4 * PG, POSIX_MADV_RANDOM))
 		_exit(1);
-	_exit(10 + (has_flag(a, "rr") == 1));
+	_exit(10 + (has_flag_nomalloc(a, "rr", smaps_buf, sizeof(smaps_buf)) == 1));
 }
 
 /* Fork 40 children while the threads run; counts by outcome. */

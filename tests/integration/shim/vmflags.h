@@ -56,4 +56,47 @@ static inline int has_flag(const void *addr, const char *fl)
 	return strstr(flags, pat) != NULL;
 }
 
+/*
+ * has_flag_nomalloc - has_flag() without stdio or malloc, for forked
+ * children of threaded programs (the sanitizers' allocators are not
+ * fork-safe).  Reads smaps into @buf (size @size).  1, 0, or -1.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static inline int has_flag_nomalloc(const void *addr, const char *fl,
+				    char *buf, size_t size)
+{
+	uintptr_t a = (uintptr_t)addr, s, e;
+	size_t have = 0;
+	ssize_t n;
+	char *line, *nl, *end;
+	int fd = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC), in = 0;
+
+	if (fd < 0)
+		return -1;
+	while (have < size - 1 && (n = read(fd, buf + have, size - 1 - have)) > 0)
+		have += (size_t)n;
+	close(fd);
+	buf[have] = '\0';
+	for (line = buf; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			break;
+		*nl = '\0';
+		s = strtoul(line, &end, 16);
+		if (end != line && *end == '-') {
+			e = strtoul(end + 1, NULL, 16);
+			in = a >= s && a < e;
+		} else if (in && !strncmp(line, "VmFlags:", 8)) {
+			for (end = line + 8; (end = strstr(end, fl)); end += 2)
+				if (end[-1] == ' ' && (end[2] == ' ' || !end[2]))
+					return 1;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 #endif /* ADVSHIM_TEST_VMFLAGS_H */
