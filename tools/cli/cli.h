@@ -15,6 +15,22 @@ int cmd_check(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
 
+struct policy;
+struct policy_error;
+
+/*
+ * cli_report_error - print @err as FILE:LINE: message on stderr; returns
+ * the exit status: 2 for an invalid policy (a line is known), 1 for a file
+ * that cannot be read.
+ */
+int cli_report_error(const struct policy_error *err);
+
+/*
+ * cli_load_policy - load @file ("-": the embedded default) into *out.
+ * Returns 0, or the exit status after cli_report_error().
+ */
+int cli_load_policy(const char *file, struct policy **out);
+
 /* Path of libadvshim.so next to this executable or in LIBDIR; NULL if none. */
 const char *cli_shim_path(void);
 

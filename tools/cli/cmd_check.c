@@ -11,38 +11,17 @@
 #include "tools/watch/watch_conf.h"
 
 /*
- * load - @file ("-": the embedded default) into *out; on failure prints
- * FILE:LINE: message and returns the exit status (1 unreadable, 2 invalid).
- */
-static int load(const char *file, struct policy **out)
-{
-	struct policy_error err;
-	char msg[sizeof(err.file) + sizeof(err.msg) + 16];
-	int ret;
-
-	if (!strcmp(file, "-"))
-		ret = policy_load_default(out, &err);
-	else
-		ret = policy_load_file(file, out, &err);
-	if (!ret)
-		return 0;
-	fprintf(stderr, "%s\n", policy_error_format(&err, msg, sizeof(msg)));
-	return err.line ? EXIT_USAGE : 1;
-}
-
-/*
  * load_watch - validate the `watch` group (advshim-watch's settings) that
- * the policy parser only notes.  Returns an exit status like load().
+ * the policy parser only notes.  Returns an exit status as
+ * cli_load_policy() does.
  */
 static int load_watch(const char *file, struct watch_conf *wc)
 {
 	struct policy_error err;
-	char msg[sizeof(err.file) + sizeof(err.msg) + 16];
 
 	if (!watch_conf_load_file(file, wc, &err))
 		return 0;
-	fprintf(stderr, "%s\n", policy_error_format(&err, msg, sizeof(msg)));
-	return err.line ? EXIT_USAGE : 1;
+	return cli_report_error(&err);
 }
 
 static void check_usage(FILE *f)
@@ -95,7 +74,7 @@ int cmd_check(int argc, char **argv)
 		check_usage(stderr);
 		return EXIT_USAGE;
 	}
-	ret = load(argv[optind], &p);
+	ret = cli_load_policy(argv[optind], &p);
 	if (ret)
 		return ret;
 	if (p->has_watch) {

@@ -111,22 +111,6 @@ static void explain_usage(FILE *f)
 		"policy or bad usage.\n");
 }
 
-static int load(const char *file, struct policy **out)
-{
-	struct policy_error err;
-	char msg[sizeof(err.file) + sizeof(err.msg) + 16];
-	int ret;
-
-	if (!strcmp(file, "-"))
-		ret = policy_load_default(out, &err);
-	else
-		ret = policy_load_file(file, out, &err);
-	if (!ret)
-		return 0;
-	fprintf(stderr, "%s\n", policy_error_format(&err, msg, sizeof(msg)));
-	return err.line ? EXIT_USAGE : 1;
-}
-
 /* parse_number - a whole decimal/hex/octal int, 0 or -1. */
 static int parse_number(const char *s, int *v)
 {
@@ -365,7 +349,7 @@ int cmd_explain(int argc, char **argv)
 		fprintf(stderr, "advshim explain: empty PATH\n");
 		return EXIT_USAGE;
 	}
-	ret = load(argv[optind], &p);
+	ret = cli_load_policy(argv[optind], &p);
 	if (ret)
 		return ret;
 	ret = explain(p, argv[optind + 1], n == 3 ? argv[optind + 2] : NULL);

@@ -107,10 +107,7 @@ int cmd_run(int argc, char **argv)
 	if (config) {
 		/* Refuse to start a command under a policy the shim would reject. */
 		if (policy_load_file(config, &p, &err)) {
-			if (err.line)
-				fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.msg);
-			else
-				fprintf(stderr, "%s: %s\n", err.file, err.msg);
+			cli_report_error(&err);
 			return EXIT_USAGE;
 		}
 		policy_free(p);
