@@ -18,7 +18,10 @@ CLEAN_EXTRA	+= $(STRESS_ASAN_BUILD) $(STRESS_TSAN_BUILD)
 STRESS_BIN	:= $(BUILD)/stress/advshim-stress
 FORK_LOCK_BIN	:= $(BUILD)/stress/advshim-fork-lock
 REMAP_RACE_BIN	:= $(BUILD)/stress/advshim-remap-race
-TARGETS		+= $(STRESS_BIN) $(FORK_LOCK_BIN) $(REMAP_RACE_BIN)
+REMAP_WIN_BIN	:= $(BUILD)/stress/advshim-remap-window
+REMAP_WIN_LIB	:= $(BUILD)/stress/libadvshim-remapwindow.so
+TARGETS		+= $(STRESS_BIN) $(FORK_LOCK_BIN) $(REMAP_RACE_BIN) \
+		   $(REMAP_WIN_BIN) $(REMAP_WIN_LIB)
 
 $(STRESS_BIN): $(OBJ)/stress/stress.o
 	@mkdir -p $(dir $@)
@@ -31,6 +34,15 @@ $(FORK_LOCK_BIN): $(OBJ)/stress/fork_lock.o
 $(REMAP_RACE_BIN): $(OBJ)/stress/remap_race.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread
+
+# -rdynamic: the preloaded library finds remap_window_hook by dlsym.
+$(REMAP_WIN_BIN): $(OBJ)/stress/remap_window.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -rdynamic -o $@ $^ -ldl
+
+$(REMAP_WIN_LIB): $(OBJ)/stress/remap_window_lib.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -shared -o $@ $^ -ldl
 
 .PHONY: stress check-stress stress-build-asan stress-build-tsan
 stress-build-asan:
@@ -46,7 +58,8 @@ stress-build-tsan:
 		$(STRESS_TSAN_BUILD)/stress/advshim-stress
 
 # Each part runs even when an earlier one failed; any failure fails.
-stress: $(STRESS_BIN) $(FORK_LOCK_BIN) $(REMAP_RACE_BIN) $(SHIM_LIB) stress-build-asan stress-build-tsan
+stress: $(STRESS_BIN) $(FORK_LOCK_BIN) $(REMAP_RACE_BIN) $(REMAP_WIN_BIN) \
+	$(REMAP_WIN_LIB) $(SHIM_LIB) stress-build-asan stress-build-tsan
 	@rc=0; \
 	sh stress/fork_lock.sh $(BUILD) 2000 || rc=1; \
 	sh stress/remap_race.sh $(BUILD) $(STRESS_SECONDS) || rc=1; \
@@ -55,7 +68,8 @@ stress: $(STRESS_BIN) $(FORK_LOCK_BIN) $(REMAP_RACE_BIN) $(SHIM_LIB) stress-buil
 	sh stress/java/run.sh $(BUILD) $(STRESS_SECONDS) || rc=1; \
 	exit $$rc
 
-check-stress: $(STRESS_BIN) $(FORK_LOCK_BIN) $(REMAP_RACE_BIN) $(SHIM_LIB) stress-build-asan stress-build-tsan
+check-stress: $(STRESS_BIN) $(FORK_LOCK_BIN) $(REMAP_RACE_BIN) $(REMAP_WIN_BIN) \
+	$(REMAP_WIN_LIB) $(SHIM_LIB) stress-build-asan stress-build-tsan
 	@rc=0; \
 	sh stress/fork_lock.sh $(BUILD) 300 || rc=1; \
 	sh stress/remap_race.sh $(BUILD) $(STRESS_CHECK_SECONDS) || rc=1; \
