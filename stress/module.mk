@@ -103,8 +103,10 @@ $(FAULT_WATCH): $(OBJ)/tests/fault/watchfault.o
 	$(CC) $(LDFLAGS) -shared -o $@ $^
 
 .PHONY: check-fault
+# Literal paths: tools/watch/module.mk is included after this file, so
+# $(WATCH_BIN) and $(WATCH_PLAYER) are not set yet here.
 check-fault: $(FAULT_CALLS) $(FAULT_MALLOC) $(FAULT_WATCH) $(SHIM_LIB) \
-	     $(WATCH_BIN) $(WATCH_PLAYER)
+	     $(BUILD)/advshim-watch $(BUILD)/tests/watch_player
 	@rc=0; \
 	sh tests/fault/run_shim.sh $(BUILD) || rc=1; \
 	sh tests/fault/run_watch.sh $(BUILD) || rc=1; \
