@@ -430,6 +430,10 @@ cmd_job() {
 main() {
 	local cmd=${1:-}
 	[ $# -gt 0 ] && shift
+	case $LAB_KERNEL in
+	6.12|6.1) ;;
+	*) die "LAB_KERNEL=$LAB_KERNEL is not supported (use 6.12 or 6.1)" ;;
+	esac
 	case $cmd in
 	available) cmd_available ;;
 	fetch) fetch_kernel ;;
