@@ -96,4 +96,4 @@ clean:
 # The main job, on this machine (see mk/demo.sh).
 demo: deps
 	@$(MAKE) --no-print-directory all
-	@sh mk/demo.sh $(BUILD)
+	@MAKE="$(MAKE) --no-print-directory" sh mk/demo.sh $(BUILD)

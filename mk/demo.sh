@@ -8,10 +8,14 @@
 # default policy, the advice is rewritten to NORMAL and `rr` is gone.
 # `advshim inspect PID` shows both from /proc/PID/smaps.
 #
-# Structured as functions so later steps (the A/B experiment) can be
-# added as further demo_* steps in main().
+# Then the A/B experiment: the stall scenario (random readers over a file
+# that just fits a memcg, a cold file read twice) with and without the
+# shim.  On a real MGLRU kernel booted under qemu (the lab) when qemu and
+# Debian's kernel package can be had; otherwise on this machine's kernel,
+# and the output says which.  DEMO_AB=host|lab|none forces the choice.
 set -u
 build=${1:-build}
+make_cmd=${MAKE:-make}
 advshim=$build/advshim
 prog=$build/tests/shim/advprog
 tmp=
@@ -101,6 +105,46 @@ verdict() {
 	return 1
 }
 
+demo_ab_lab() {
+	echo "3) the A/B experiment on a real MGLRU kernel (Debian 6.12 under qemu):"
+	echo "   make lab-demo  (three arms: MADV_RANDOM, advshim default policy, advshim-watch)"
+	echo
+	$make_cmd lab-demo BUILD="$build"
+}
+
+demo_ab_host() {
+	echo "3) the A/B experiment on this machine's kernel ($(uname -r), $1):"
+	echo "   $build/advshim-ab -q -o $tmp/ab   (the built-in experiment: 2 arms x 90 s)"
+	echo
+	"$build/advshim-ab" -q -o "$tmp/ab" || return 1
+	mkdir -p "$build/demo" && cp -r "$tmp/ab/." "$build/demo/" &&
+		echo "   results kept in $build/demo/ (plot: $build/demo/ab.png)"
+}
+
+# demo_ab: pick where the experiment runs and say why.
+demo_ab() {
+	mode=${DEMO_AB:-auto}
+	[ "$mode" = none ] && return 0
+	if [ -r /sys/kernel/mm/lru_gen/enabled ]; then
+		mglru="MGLRU $(cat /sys/kernel/mm/lru_gen/enabled)"
+	else
+		mglru="no MGLRU: classic LRU, which recovers by itself"
+	fi
+	if [ "$mode" = auto ]; then
+		if bash tools/lab/lab.sh available; then
+			mode=lab
+		else
+			echo "   (the lab cannot run here, so the experiment runs on the host kernel)"
+			mode=host
+		fi
+	fi
+	case $mode in
+	lab) demo_ab_lab ;;
+	host) demo_ab_host "$mglru" ;;
+	*) die "DEMO_AB=$mode: expected auto, lab, host or none" ;;
+	esac
+}
+
 main() {
 	setup
 	echo "advshim demo: a program maps a 16 MiB file and calls posix_madvise(POSIX_MADV_RANDOM)"
@@ -108,7 +152,9 @@ main() {
 	echo
 	demo_plain
 	demo_shim
-	verdict
+	verdict || exit 1
+	echo
+	demo_ab
 }
 
 main
