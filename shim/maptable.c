@@ -1,203 +1,460 @@
 // SPDX-License-Identifier: MIT
 /*
- * maptable.c - AVL interval table (see maptable.h).
+ * maptable.c - B+tree interval table (see maptable.h).
+ *
+ * Every leaf is at the same depth and holds ranges sorted by address;
+ * an inner node holds, for each child, the largest end found below it
+ * (max[i]).  Because ranges never overlap, "first range with end > addr"
+ * is: in each inner node the first child with max > addr, in the leaf
+ * the first range with end > addr.  Inserting [s, e) follows the same
+ * path for addr = s (the range goes just before the first one ending
+ * after s).  Only ends steer the descent, so moving a range's start up
+ * (a front trim) changes no key.
+ *
+ * Nodes are 2 KiB slab blocks (80 ranges or 112 children), searched 8
+ * keys at a time (see struct mt_node).  A full node splits in two when a range or
+ * child is added; a node that falls under a quarter full after a removal
+ * is merged with a neighbour, or shares its neighbour's slots if both
+ * would not fit in one.  The root may be anything from one range up; an
+ * inner root with one child is replaced by it.  Insertion first counts
+ * the nodes the splits on its path will need and allocates them, so it
+ * fails (ENOMEM) before changing anything.
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <string.h>
 
 #include "shim/maptable.h"
 #include "shim/slab.h"
 
-static int height(const struct map_node *n)
+#define NODE_BYTES	2048
+#define GROUP		8	/* keys compared at once */
+#define LEAF_GROUPS	10
+#define INNER_GROUPS	14
+#define SUMS		INNER_GROUPS	/* group summaries (2 cache lines) */
+#define LEAF_MAX	(LEAF_GROUPS * GROUP)	/* 80 ranges */
+#define INNER_MAX	(INNER_GROUPS * GROUP)	/* 112 children */
+#define NO_KEY		UINTPTR_MAX
+#define MAX_DEPTH	64	/* > log2(2^64): never reached with fanout >= 3 */
+
+/*
+ * Keys are searched a group of 8 at a time: the header holds the last key
+ * of each group, the group found holds the key.  Comparing independent
+ * loads and adding the results costs about one load's latency, where a
+ * binary search pays one dependent load per halving; with the caches cold
+ * (a system call, or another process, between two lookups) those
+ * dependent loads are what a lookup costs.  Slots past nr hold NO_KEY
+ * (and so do summaries of groups not full), so the comparisons need no
+ * bounds: refresh() keeps this after any change.
+ */
+struct mt_node {
+	unsigned int nr;	/* ranges (leaf) or children (inner) */
+	unsigned int leaf;
+	uintptr_t sum[SUMS];	/* key of each group's last slot */
+	union {
+		struct map_node ent[LEAF_MAX];	/* key: end */
+		struct {
+			uintptr_t max[INNER_MAX];	/* largest end below */
+			struct mt_node *child[INNER_MAX];
+		};
+	};
+};
+
+_Static_assert(sizeof(struct mt_node) <= NODE_BYTES, "node exceeds its slab class");
+
+/* Nodes allocated before an insertion changes the tree. */
+struct reserve {
+	struct mt_node *node[MAX_DEPTH + 1];
+	int nr;
+};
+
+static unsigned int cap(const struct maptable *t, const struct mt_node *n)
 {
-	return n ? n->height : 0;
+	unsigned int max = n->leaf ? LEAF_MAX : INNER_MAX;
+
+	if (t->fanout && t->fanout < max)
+		return t->fanout < 3 ? 3 : t->fanout;
+	return max;
 }
 
-static void update(struct map_node *n)
+/* Fewest slots a node other than the root keeps. */
+static unsigned int min_fill(const struct maptable *t, const struct mt_node *n)
 {
-	int hl = height(n->left), hr = height(n->right);
+	unsigned int m = cap(t, n) / 4, floor = n->leaf ? 1 : 2;
 
-	n->height = (hl > hr ? hl : hr) + 1;
+	return m < floor ? floor : m;
 }
 
-static struct map_node *rotate_right(struct map_node *n)
+static uintptr_t key(const struct mt_node *n, unsigned int i)
 {
-	struct map_node *l = n->left;
-
-	n->left = l->right;
-	l->right = n;
-	update(n);
-	update(l);
-	return l;
+	return n->leaf ? n->ent[i].end : n->max[i];
 }
 
-static struct map_node *rotate_left(struct map_node *n)
+/* Restore the padding and the summaries after @n's slots changed. */
+static void refresh(struct mt_node *n)
 {
-	struct map_node *r = n->right;
+	unsigned int i, groups = n->leaf ? LEAF_GROUPS : INNER_GROUPS;
 
-	n->right = r->left;
-	r->left = n;
-	update(n);
-	update(r);
-	return r;
-}
-
-static struct map_node *balance(struct map_node *n)
-{
-	int bf;
-
-	update(n);
-	bf = height(n->left) - height(n->right);
-	if (bf > 1) {
-		if (height(n->left->left) < height(n->left->right))
-			n->left = rotate_left(n->left);
-		return rotate_right(n);
+	for (i = n->nr; i < groups * GROUP; i++) {
+		if (n->leaf) {
+			n->ent[i] = (struct map_node){ NO_KEY, NO_KEY, NULL };
+		} else {
+			n->max[i] = NO_KEY;
+			n->child[i] = NULL;
+		}
 	}
-	if (bf < -1) {
-		if (height(n->right->right) < height(n->right->left))
-			n->right = rotate_right(n->right);
-		return rotate_left(n);
-	}
-	return n;
+	for (i = 0; i < SUMS; i++)
+		n->sum[i] = i < groups ? key(n, i * GROUP + GROUP - 1) : NO_KEY;
 }
 
-/* Insert @node (its start is not yet in the tree). */
-static struct map_node *insert(struct map_node *root, struct map_node *node)
+/* How many of @nr keys, @stride words apart, are <= @addr (unrolled). */
+static inline unsigned int count_le(const uintptr_t *k, unsigned int nr,
+				    unsigned int stride, uintptr_t addr)
 {
-	if (!root)
-		return node;
-	if (node->start < root->start)
-		root->left = insert(root->left, node);
-	else
-		root->right = insert(root->right, node);
-	return balance(root);
+	unsigned int i, c = 0;
+
+	for (i = 0; i < nr; i++)
+		c += k[i * stride] <= addr;
+	return c;
 }
 
-/* Detach the minimum of @root into *min; returns the new subtree. */
-static struct map_node *detach_min(struct map_node *root,
-				   struct map_node **min)
+/*
+ * The first slot of @n whose key is > @addr, or n->nr.  For an inner
+ * node the line of child pointers the answer is in is fetched while the
+ * group's keys are compared (the next level needs it right after).
+ */
+static unsigned int node_pos(const struct mt_node *n, uintptr_t addr)
 {
-	if (!root->left) {
-		*min = root;
-		return root->right;
-	}
-	root->left = detach_min(root->left, min);
-	return balance(root);
-}
+	unsigned int g = count_le(n->sum, SUMS, 1, addr), i;
 
-/* Remove the node whose start is @start; it is returned in *out. */
-static struct map_node *erase(struct map_node *root, uintptr_t start,
-			      struct map_node **out)
-{
-	struct map_node *succ;
-
-	if (!root)
-		return NULL;
-	if (start < root->start) {
-		root->left = erase(root->left, start, out);
-	} else if (start > root->start) {
-		root->right = erase(root->right, start, out);
+	if (n->leaf) {
+		if (g >= LEAF_GROUPS)
+			return n->nr;
+		i = g * GROUP + count_le(&n->ent[g * GROUP].end, GROUP,
+					 sizeof(struct map_node) / sizeof(uintptr_t),
+					 addr);
 	} else {
-		*out = root;
-		if (!root->right)
-			return root->left;
-		root->right = detach_min(root->right, &succ);
-		succ->left = root->left;
-		succ->right = root->right;
-		return balance(succ);
+		if (g >= INNER_GROUPS)
+			return n->nr;
+		__builtin_prefetch(&n->child[g * GROUP]);
+		i = g * GROUP + count_le(&n->max[g * GROUP], GROUP, 1, addr);
 	}
-	return balance(root);
+	return i < n->nr ? i : n->nr;
+}
+
+/* The child of inner node @n a range starting at @start belongs under. */
+static unsigned int child_pos(const struct mt_node *n, uintptr_t start)
+{
+	unsigned int i = node_pos(n, start);
+
+	return i < n->nr ? i : n->nr - 1;
+}
+
+/* Largest end in the subtree of @n (not empty). */
+static uintptr_t node_max(const struct mt_node *n)
+{
+	return key(n, n->nr - 1);
+}
+
+/* Move @k slots from @s[@si] to @d[@di] (same kind; may overlap). */
+static void move_slots(struct mt_node *d, unsigned int di,
+		       const struct mt_node *s, unsigned int si, unsigned int k)
+{
+	if (s->leaf) {
+		memmove(&d->ent[di], &s->ent[si], k * sizeof(s->ent[0]));
+		return;
+	}
+	memmove(&d->max[di], &s->max[si], k * sizeof(s->max[0]));
+	memmove(&d->child[di], &s->child[si], k * sizeof(s->child[0]));
+}
+
+static struct map_node *lookup(const struct maptable *t, uintptr_t addr)
+{
+	struct mt_node *n = t->root;
+	unsigned int i;
+
+	if (!n)
+		return NULL;
+	while (!n->leaf) {
+		i = node_pos(n, addr);
+		if (i == n->nr)
+			return NULL;
+		n = n->child[i];
+	}
+	i = node_pos(n, addr);
+	return i < n->nr ? &n->ent[i] : NULL;
 }
 
 const struct map_node *maptable_next(const struct maptable *t,
 				     uintptr_t addr)
 {
-	const struct map_node *n = t->root, *best = NULL;
-
-	while (n) {
-		if (n->end > addr) {
-			best = n;
-			n = n->left;
-		} else {
-			n = n->right;
-		}
-	}
-	return best;
+	return lookup(t, addr);
 }
 
 int maptable_overlaps(const struct maptable *t, uintptr_t start,
 		      uintptr_t end)
 {
-	const struct map_node *n = maptable_next(t, start);
+	const struct map_node *n = lookup(t, start);
 
 	return n && n->start < end;
 }
 
-static struct map_node *new_node(struct maptable *t, uintptr_t start,
-				 uintptr_t end, void *file)
+/*
+ * Make room in full node @n for a slot going to index *@at: move its upper
+ * part to a reserved node so that both halves are balanced once the slot
+ * is added.  Returns the new right node; *@into and *@at say where the
+ * slot goes now.  The caller adds the slot and refreshes both nodes.
+ */
+static struct mt_node *split(struct mt_node *n, struct reserve *r,
+			     struct mt_node **into, unsigned int *at)
 {
-	struct map_node *n = slab_alloc(sizeof(*n));
+	struct mt_node *right = r->node[--r->nr];
+	unsigned int half = (n->nr + 2) / 2;	/* left's size afterwards */
+	unsigned int keep = *at < half ? half - 1 : half;
+
+	right->leaf = n->leaf;
+	move_slots(right, 0, n, keep, n->nr - keep);
+	right->nr = n->nr - keep;
+	n->nr = keep;
+	if (*at >= half) {
+		*into = right;
+		*at -= keep;
+	} else {
+		*into = n;
+	}
+	return right;
+}
+
+/* Insert @e under @n; returns @n's new right sibling if @n split. */
+static struct mt_node *ins(const struct maptable *t, struct mt_node *n,
+			   const struct map_node *e, struct reserve *r)
+{
+	struct mt_node *sib, *right = NULL, *into = n;
+	unsigned int i, at;
+
+	if (n->leaf) {
+		at = node_pos(n, e->start);
+		if (n->nr == cap(t, n))
+			right = split(n, r, &into, &at);
+		move_slots(into, at + 1, into, at, into->nr - at);
+		into->ent[at] = *e;
+		into->nr++;
+		goto out;
+	}
+	i = child_pos(n, e->start);
+	sib = ins(t, n->child[i], e, r);
+	n->max[i] = node_max(n->child[i]);
+	if (sib) {
+		at = i + 1;
+		if (n->nr == cap(t, n))
+			right = split(n, r, &into, &at);
+		move_slots(into, at + 1, into, at, into->nr - at);
+		into->max[at] = node_max(sib);
+		into->child[at] = sib;
+		into->nr++;
+	}
+out:
+	refresh(n);
+	if (right)
+		refresh(right);
+	return right;
+}
+
+/* Nodes inserting a range at @start takes: the full nodes at the bottom
+ * of its path split, and a new root if the root splits too. */
+static int nodes_needed(const struct maptable *t, uintptr_t start)
+{
+	const struct mt_node *n = t->root;
+	int run = 0, depth = 0;
 
 	if (!n)
-		return NULL;
-	n->start = start;
-	n->end = end;
-	n->file = file;
-	n->height = 1;
+		return 1;
+	for (;;) {
+		depth++;
+		run = n->nr == cap(t, n) ? run + 1 : 0;
+		if (n->leaf)
+			break;
+		n = n->child[child_pos(n, start)];
+	}
+	return run + (run == depth);
+}
+
+/* Add [start, end) (overlapping nothing) with a reference on @file. */
+static int insert(struct maptable *t, uintptr_t start, uintptr_t end,
+		  void *file)
+{
+	const struct map_node e = { .start = start, .end = end, .file = file };
+	struct reserve r = { .nr = 0 };
+	struct mt_node *sib, *root;
+	int need = nodes_needed(t, start);
+
+	if (need > MAX_DEPTH) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (; r.nr < need; r.nr++) {
+		r.node[r.nr] = slab_alloc(sizeof(struct mt_node));
+		if (!r.node[r.nr]) {
+			while (r.nr--)
+				slab_free(r.node[r.nr], sizeof(struct mt_node));
+			errno = ENOMEM;
+			return -1;
+		}
+	}
+	if (!t->root) {
+		t->root = r.node[--r.nr];
+		t->root->leaf = 1;
+		refresh(t->root);
+	}
+	sib = ins(t, t->root, &e, &r);
+	if (sib) {
+		root = r.node[--r.nr];
+		root->leaf = 0;
+		root->nr = 2;
+		root->child[0] = t->root;
+		root->child[1] = sib;
+		root->max[0] = node_max(t->root);
+		root->max[1] = node_max(sib);
+		refresh(root);
+		t->root = root;
+	}
+	t->count++;
 	if (file && t->file_get)
 		t->file_get(file);
-	return n;
+	return 0;
 }
 
-static void drop_node(struct maptable *t, struct map_node *n)
+/*
+ * Child @i of @p fell under its minimum: merge it with a neighbour, or
+ * even out the two if they do not fit in one node.  The caller refreshes
+ * @p.
+ */
+static void rebalance(const struct maptable *t, struct mt_node *p,
+		      unsigned int i)
 {
-	if (n->file && t->file_put)
-		t->file_put(n->file);
-	slab_free(n, sizeof(*n));
-}
+	unsigned int l = i + 1 < p->nr ? i : i - 1, total, keep, k;
+	struct mt_node *a = p->child[l], *b = p->child[l + 1];
 
-static void remove_node(struct maptable *t, uintptr_t start)
-{
-	struct map_node *gone = NULL;
-
-	t->root = erase(t->root, start, &gone);
-	if (gone) {
-		t->count--;
-		drop_node(t, gone);
+	total = a->nr + b->nr;
+	if (total <= cap(t, a)) {
+		move_slots(a, a->nr, b, 0, b->nr);
+		a->nr = total;
+		refresh(a);
+		slab_free(b, sizeof(*b));
+		move_slots(p, l + 1, p, l + 2, p->nr - l - 2);
+		p->nr--;
+		p->max[l] = node_max(a);
+		return;
 	}
+	keep = total / 2;
+	if (a->nr < keep) {
+		k = keep - a->nr;
+		move_slots(a, a->nr, b, 0, k);
+		move_slots(b, 0, b, k, b->nr - k);
+	} else {
+		k = a->nr - keep;
+		move_slots(b, k, b, 0, b->nr);
+		move_slots(b, 0, a, keep, k);
+	}
+	a->nr = keep;
+	b->nr = total - keep;
+	refresh(a);
+	refresh(b);
+	p->max[l] = node_max(a);
+	p->max[l + 1] = node_max(b);
+}
+
+/* Take the range starting at @start out of @n's subtree into *@out. */
+static bool del(const struct maptable *t, struct mt_node *n, uintptr_t start,
+		struct map_node *out)
+{
+	unsigned int i;
+
+	if (n->leaf) {
+		i = node_pos(n, start);
+		if (i == n->nr || n->ent[i].start != start)
+			return false;
+		*out = n->ent[i];
+		move_slots(n, i, n, i + 1, n->nr - i - 1);
+		n->nr--;
+		refresh(n);
+		return true;
+	}
+	i = node_pos(n, start);
+	if (i == n->nr || !del(t, n->child[i], start, out))
+		return false;
+	if (n->child[i]->nr < min_fill(t, n->child[i]))
+		rebalance(t, n, i);
+	else
+		n->max[i] = node_max(n->child[i]);
+	refresh(n);
+	return true;
+}
+
+static void remove_range(struct maptable *t, uintptr_t start)
+{
+	struct mt_node *root = t->root;
+	struct map_node gone;
+
+	if (!root || !del(t, root, start, &gone))
+		return;
+	t->count--;
+	if (!root->nr) {
+		t->root = NULL;
+		slab_free(root, sizeof(*root));
+	} else if (!root->leaf && root->nr == 1) {
+		t->root = root->child[0];
+		slab_free(root, sizeof(*root));
+	}
+	if (gone.file && t->file_put)
+		t->file_put(gone.file);
+}
+
+/* Lower the end of the range starting at @start (present) to @end. */
+static void set_end(struct mt_node *n, uintptr_t start, uintptr_t end)
+{
+	unsigned int i;
+
+	if (n->leaf) {
+		n->ent[node_pos(n, start)].end = end;
+		refresh(n);
+		return;
+	}
+	i = node_pos(n, start);
+	set_end(n->child[i], start, end);
+	n->max[i] = node_max(n->child[i]);
+	refresh(n);
 }
 
 size_t maptable_unmap(struct maptable *t, uintptr_t start, uintptr_t end)
 {
-	struct map_node *n, *tail;
+	struct map_node *n;
+	uintptr_t s, e;
 	size_t touched = 0;
 
 	while (start < end) {
-		n = (struct map_node *)maptable_next(t, start);
+		n = lookup(t, start);
 		if (!n || n->start >= end)
 			break;
 		touched++;
-		if (n->start < start && n->end > end) {
-			/* Hole punched in the middle: keep both sides. */
-			tail = new_node(t, end, n->end, n->file);
-			n->end = start;
-			if (tail) {
-				t->root = insert(t->root, tail);
-				t->count++;
-			}
+		s = n->start;
+		e = n->end;
+		if (s < start && e > end) {
+			/* Hole punched in the middle: keep both sides (the
+			 * tail is forgotten if it cannot get a node). */
+			set_end(t->root, s, start);
+			insert(t, end, e, n->file);
 			break;
 		}
-		if (n->start < start) {
-			n->end = start;		/* key unchanged */
-		} else if (n->end > end) {
-			/*
-			 * Front trimmed: the new key stays between the
-			 * previous range (ends <= start) and the next one
-			 * (starts >= n->end), so the order holds in place.
-			 */
+		if (s < start) {
+			set_end(t->root, s, start);
+		} else if (e > end) {
+			/* Front trimmed: ends steer the tree, and the new
+			 * start stays between its neighbours. */
 			n->start = end;
 			break;
 		} else {
-			remove_node(t, n->start);
+			remove_range(t, s);
 		}
 	}
 	return touched;
@@ -206,25 +463,18 @@ size_t maptable_unmap(struct maptable *t, uintptr_t start, uintptr_t end)
 int maptable_map(struct maptable *t, uintptr_t start, uintptr_t end,
 		 void *file)
 {
-	struct map_node *n;
-
 	if (start >= end) {
 		errno = EINVAL;
 		return -1;
 	}
 	maptable_unmap(t, start, end);
-	n = new_node(t, start, end, file);
-	if (!n)
-		return -1;
-	t->root = insert(t->root, n);
-	t->count++;
-	return 0;
+	return insert(t, start, end, file);
 }
 
 int maptable_remap(struct maptable *t, uintptr_t old, size_t old_len,
 		   uintptr_t new, size_t new_len)
 {
-	const struct map_node *n = maptable_next(t, old);
+	const struct map_node *n = lookup(t, old);
 	void *file;
 	int ret;
 
@@ -242,48 +492,88 @@ int maptable_remap(struct maptable *t, uintptr_t old, size_t old_len,
 	return ret;
 }
 
-static void clear(struct maptable *t, struct map_node *n)
+static void clear(struct maptable *t, struct mt_node *n)
 {
-	if (!n)
-		return;
-	clear(t, n->left);
-	clear(t, n->right);
-	drop_node(t, n);
+	unsigned int i;
+
+	for (i = 0; i < n->nr; i++) {
+		if (!n->leaf)
+			clear(t, n->child[i]);
+		else if (n->ent[i].file && t->file_put)
+			t->file_put(n->ent[i].file);
+	}
+	slab_free(n, sizeof(*n));
 }
 
 void maptable_clear(struct maptable *t)
 {
-	clear(t, t->root);
+	if (t->root)
+		clear(t, t->root);
 	t->root = NULL;
 	t->count = 0;
 }
 
-/* Returns the height, or -1; *prev_end walks the in-order sequence. */
-static int check(const struct map_node *n, uintptr_t *prev_end, size_t *nr)
-{
-	int hl, hr;
+struct check_state {
+	int leaf_depth;		/* -1 until the first leaf */
+	uintptr_t prev_end;
+	size_t nr;
+};
 
-	if (!n)
+static int check(const struct maptable *t, const struct mt_node *n,
+		 int depth, struct check_state *cs)
+{
+	unsigned int i, groups = n->leaf ? LEAF_GROUPS : INNER_GROUPS;
+
+	if (!n->nr || n->nr > cap(t, n))
+		return -1;
+	for (i = n->nr; i < groups * GROUP; i++)
+		if (key(n, i) != NO_KEY)
+			return -1;
+	for (i = 0; i < SUMS; i++)
+		if (n->sum[i] != (i < groups ? key(n, i * GROUP + GROUP - 1) : NO_KEY))
+			return -1;
+	if (n != t->root && n->nr < min_fill(t, n))
+		return -1;
+	if (n->leaf) {
+		if (cs->leaf_depth < 0)
+			cs->leaf_depth = depth;
+		if (cs->leaf_depth != depth)
+			return -1;
+		for (i = 0; i < n->nr; i++) {
+			if (n->ent[i].start < cs->prev_end ||
+			    n->ent[i].start >= n->ent[i].end)
+				return -1;
+			cs->prev_end = n->ent[i].end;
+			cs->nr++;
+		}
 		return 0;
-	hl = check(n->left, prev_end, nr);
-	if (hl < 0 || n->start < *prev_end || n->start >= n->end)
+	}
+	if (n == t->root && n->nr < 2)
 		return -1;
-	*prev_end = n->end;
-	(*nr)++;
-	hr = check(n->right, prev_end, nr);
-	if (hr < 0 || hl - hr > 1 || hr - hl > 1)
-		return -1;
-	if (n->height != (hl > hr ? hl : hr) + 1)
-		return -1;
-	return n->height;
+	for (i = 0; i < n->nr; i++)
+		if (check(t, n->child[i], depth + 1, cs) ||
+		    n->max[i] != node_max(n->child[i]))
+			return -1;
+	return 0;
 }
 
 int maptable_check(const struct maptable *t)
 {
-	uintptr_t prev_end = 0;
-	size_t nr = 0;
+	struct check_state cs = { .leaf_depth = -1 };
 
-	if (check(t->root, &prev_end, &nr) < 0 || nr != t->count)
+	if (!t->root)
+		return t->count ? -1 : 0;
+	if (check(t, t->root, 1, &cs) || cs.nr != t->count)
 		return -1;
 	return 0;
+}
+
+int maptable_height(const struct maptable *t)
+{
+	const struct mt_node *n = t->root;
+	int h = 0;
+
+	for (; n; h++)
+		n = n->leaf ? NULL : n->child[0];
+	return h;
 }

@@ -167,7 +167,11 @@ Test(maptable, mremap_move_grow_shrink)
 	cr_assert_eq(a.refs, 0);
 }
 
-/* 100k live ranges stay balanced (height ~ 1.44 log2 n) and findable. */
+/*
+ * 100k live ranges stay shallow and findable: nodes are at least half
+ * full after splits, so 3 levels of 2 KiB nodes (80 ranges a leaf, 112
+ * children an inner node) hold them.
+ */
 Test(maptable, hundred_thousand_ranges)
 {
 	struct maptable t = table();
@@ -179,7 +183,7 @@ Test(maptable, hundred_thousand_ranges)
 		cr_assert_eq(maptable_map(&t, (2 * i + 1) * PG,
 					  (2 * i + 2) * PG, &a), 0);
 	cr_assert_eq(t.count, n);
-	cr_assert_leq(t.root->height, 25);
+	cr_assert_leq(maptable_height(&t), 3);
 	cr_assert_eq(maptable_check(&t), 0);
 	for (i = 0; i < n; i += 997) {
 		cr_assert_eq(file_at(&t, (2 * i + 1) * PG), &a);
@@ -208,15 +212,17 @@ static void check_model(const struct maptable *t, void **model)
 	cr_assert_eq(maptable_check(t), 0);
 }
 
-Test(maptable, random_against_model)
+/* @fanout 0: the real node size; small ones split and merge all the time. */
+static void random_against_model(unsigned int fanout, unsigned int seed)
 {
 	struct maptable t = table();
 	struct tfile files[4] = { { 0 } };
 	void *model[MODEL_PAGES] = { NULL };
 	void *moved[MODEL_PAGES];
-	unsigned int seed = 12345;
 	size_t a, len, b, nlen, p;
 	int step, op;
+
+	t.fanout = fanout;
 
 	for (step = 0; step < 4000; step++) {
 		op = rand_r(&seed) % 3;
@@ -265,4 +271,111 @@ Test(maptable, random_against_model)
 	maptable_clear(&t);
 	for (p = 0; p < 4; p++)
 		cr_assert_eq(files[p].refs, 0);
+}
+
+Test(maptable, random_against_model)
+{
+	random_against_model(0, 12345);
+}
+
+/* Tiny nodes: every few steps a split, merge or redistribution, deep trees. */
+Test(maptable, random_against_model_small_nodes)
+{
+	unsigned int fanout;
+
+	for (fanout = 3; fanout <= 6; fanout++)
+		random_against_model(fanout, 777 + fanout);
+}
+
+/*
+ * Ascending, descending and shuffled inserts, then removal in a shuffled
+ * order down to an empty table: the tree stays valid after every step of
+ * a sample, and nothing (node, reference) is left at the end.
+ */
+static void fill_and_drain(unsigned int fanout, int order)
+{
+	struct maptable t = table();
+	struct tfile a = { 0 };
+	const size_t n = 20000;
+	size_t *idx = malloc(n * sizeof(*idx)), i, j, tmp;
+	unsigned int seed = 99 + (unsigned int)order;
+
+	cr_assert_not_null(idx);
+	t.fanout = fanout;
+	for (i = 0; i < n; i++)
+		idx[i] = order == 1 ? n - 1 - i : i;
+	for (i = n - 1; order == 2 && i > 0; i--) {
+		j = (size_t)rand_r(&seed) % (i + 1);
+		tmp = idx[i], idx[i] = idx[j], idx[j] = tmp;
+	}
+	for (i = 0; i < n; i++) {
+		cr_assert_eq(maptable_map(&t, (3 * idx[i] + 1) * PG,
+					  (3 * idx[i] + 3) * PG, &a), 0);
+		if (i % 997 == 0)
+			cr_assert_eq(maptable_check(&t), 0);
+	}
+	cr_assert_eq(t.count, n);
+	cr_assert_eq(a.refs, (int)n);
+	cr_assert_eq(maptable_check(&t), 0);
+	for (i = 0; i < n; i += 101) {
+		cr_assert_eq(file_at(&t, (3 * i + 2) * PG), &a);
+		cr_assert_null(file_at(&t, 3 * i * PG));
+		cr_assert_eq(maptable_next(&t, 3 * i * PG)->start, (3 * i + 1) * PG);
+	}
+	for (i = n - 1; i > 0; i--) {
+		j = (size_t)rand_r(&seed) % (i + 1);
+		tmp = idx[i], idx[i] = idx[j], idx[j] = tmp;
+	}
+	for (i = 0; i < n; i++) {
+		cr_assert_eq(maptable_unmap(&t, (3 * idx[i] + 1) * PG,
+					    (3 * idx[i] + 3) * PG), 1);
+		if (i % 997 == 0)
+			cr_assert_eq(maptable_check(&t), 0);
+	}
+	cr_assert_eq(t.count, 0);
+	cr_assert_eq(maptable_height(&t), 0);
+	cr_assert_null(maptable_next(&t, 0));
+	cr_assert_eq(maptable_check(&t), 0);
+	cr_assert_eq(a.refs, 0);
+	free(idx);
+}
+
+Test(maptable, fill_and_drain)
+{
+	int order;
+
+	for (order = 0; order < 3; order++) {
+		fill_and_drain(0, order);
+		fill_and_drain(3, order);
+		fill_and_drain(7, order);
+	}
+}
+
+/* A hole punched in every range of a full tree splits each one in place. */
+Test(maptable, punch_holes_small_nodes)
+{
+	struct maptable t = table();
+	struct tfile a = { 0 };
+	uintptr_t i;
+
+	t.fanout = 4;
+	for (i = 0; i < 500; i++)
+		maptable_map(&t, i * 10 * PG, (i * 10 + 8) * PG, &a);
+	for (i = 0; i < 500; i++)
+		cr_assert_eq(maptable_unmap(&t, (i * 10 + 3) * PG,
+					    (i * 10 + 5) * PG), 1);
+	cr_assert_eq(t.count, 1000);
+	cr_assert_eq(a.refs, 1000);
+	cr_assert_eq(maptable_check(&t), 0);
+	for (i = 0; i < 500; i++) {
+		cr_assert_eq(file_at(&t, (i * 10 + 2) * PG), &a);
+		cr_assert_null(file_at(&t, (i * 10 + 4) * PG));
+		cr_assert_eq(file_at(&t, (i * 10 + 5) * PG), &a);
+		cr_assert_null(file_at(&t, (i * 10 + 8) * PG));
+	}
+	/* One unmap across everything empties it. */
+	cr_assert_eq(maptable_unmap(&t, 0, 5000 * PG), 1000);
+	cr_assert_eq(t.count, 0);
+	cr_assert_eq(a.refs, 0);
+	cr_assert_eq(maptable_check(&t), 0);
 }
