@@ -22,7 +22,8 @@
 #                               /lab-bystander and record its lru_gen
 #
 # Writes /out/arms/NAME/: samples.tsv, load.tsv, cold.tsv, watch.log,
-# arm.env (the settings and the event times).
+# lru_gen.log (the memcg's generations every 5 s), memory.stat (at the
+# end), arm.env (the settings and the event times).
 . /lab/common.sh
 
 name=${1:?usage: arm.sh NAME}
@@ -96,6 +97,7 @@ t0=$(uptime_ms)
 {
 	printf 't_ms\treads_s\tmajflt\trefault\tactivate\trbytes\tmemcg_id\tmin_seq\tmax_seq\tgen_file_pages\tby_max_seq\n'
 	next=$((t0 + 1000))
+	tick=0
 	while kill -0 "$reader" 2>/dev/null; do
 		now=$(uptime_ms)
 		if [ "$now" -lt "$next" ]; then
@@ -103,6 +105,10 @@ t0=$(uptime_ms)
 			continue
 		fi
 		next=$((next + 1000))
+		tick=$((tick + 1))
+		# The generations' sizes every 5 s: where the cold file sits.
+		[ $((tick % 5)) = 0 ] &&
+			{ echo "t_ms $(( now - t0 ))"; lru_gen_block "$cg"; } >>"$dir/lru_gen.log"
 		r=$(tail -n 1 "$dir/load.tsv" | awk -F'\t' '$1 ~ /^[0-9]+$/ { print $5 }')
 		g=$(lru_gen_of "$cg")
 		b=-
@@ -120,6 +126,7 @@ sampler=$!
 
 wait "$reader"
 rc=$?
+cp "$CG_ROOT$cg/memory.stat" "$dir/memory.stat" 2>/dev/null
 wait "$cold"
 wait "$sampler"
 [ -n "$watcher" ] && { kill -TERM "$watcher" 2>/dev/null; wait "$watcher"; }

@@ -47,6 +47,13 @@ lru_gen_of() {
 		END { if (min != "") print id, min, max, file }' "$LRU_GEN_FILE" 2>/dev/null
 }
 
+# lru_gen_block CG: CG's lines in lru_gen (memcg, node and generation rows).
+lru_gen_block() {
+	awk -v path="$1" '
+		$1 == "memcg" { p = $0; sub(/^memcg +[0-9]+ /, "", p); hit = (p == path) }
+		hit' "$LRU_GEN_FILE" 2>/dev/null
+}
+
 # in_cgroup CG CMD...: runs CMD inside CG (exec, so the PID is CMD's).
 in_cgroup() {
 	local target=$1
