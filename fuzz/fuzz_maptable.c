@@ -3,7 +3,9 @@
  * fuzz_maptable.c - the shim's mapping table against a reference model.
  *
  * The input is a program: one byte picks the address space (low, or at
- * the top of the address space to catch end-of-range overflows), then
+ * the top of the address space to catch end-of-range overflows) and the
+ * tree's fanout (the default, or 3..8 slots so that a few ranges already
+ * split and merge nodes), then
  * 5-byte operations map / unmap / mremap / advise-walk / overlaps / clear
  * on a fake address space of NR_PAGES pages.  The model is one file id
  * per page; bits 1-3 of the first byte pick the table's node size (0:
@@ -206,6 +208,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
+	t.fanout = (data[0] & 2) ? 3 + (unsigned int)(data[0] >> 2) % 6 : 0;
 	base = (data[0] & 1) ?
 	       (UINTPTR_MAX - (NR_PAGES + 1) * PAGE + 1) & ~(PAGE - 1) :
 	       (uintptr_t)0x7f0000000000;

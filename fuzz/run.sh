@@ -37,7 +37,7 @@ for t in "$@"; do
 	*" $t "*) ;;
 	*)
 		printf '%-20s %12s %8s %10s %8s  %s\n' "$t" - - - - \
-			"SKIPPED: its sources are not in the tree (counted as a failure)"
+			"NOT BUILT: sources missing or the build failed (counted as a failure)"
 		fail=$((fail + 1))
 		continue ;;
 	esac
