@@ -14,6 +14,12 @@
  * (ENOMEM) is remembered and the walk continues, any other error stops it
  * and is returned; ENOMEM is returned at the end if a hole was seen.
  * Skipped pieces issue nothing and count as success.
+ *
+ * errno: posix_madvise's next definition never changes it; madvise's
+ * changes it only when a piece fails, and then the walk returns an error
+ * the caller stores in errno anyway.  Only the kernel-view path (its own
+ * open, ioctl, stat) saves and restores it, so the common path makes no
+ * __errno_location calls.
  */
 #include <errno.h>
 #include <string.h>
@@ -188,21 +194,51 @@ static int resolve_gap(struct walk *w, uintptr_t pos, uintptr_t gap_end,
 	return add_piece(w, pos, e, to);
 }
 
+/*
+ * This thread's finger: the leaf of its last table hit, valid while the
+ * table generation is unchanged (then the leaf is still in the table,
+ * unmodified).  The per-thread hint (shim.h) answers for the same range
+ * again; mappings made or advised together sit side by side in the
+ * address space, so the finger answers for the ~80 ranges around it by
+ * searching one leaf (two cache lines) instead of descending the tree.
+ */
+static __thread struct {
+	unsigned long gen;
+	const struct mt_node *leaf;
+} finger __attribute__((tls_model("initial-exec")));
+
+/* The range containing @pos (lock held, either mode), or the next one. */
+static const struct map_node *table_find(uintptr_t pos)
+{
+	const struct map_node *n = hint_get(pos);
+	const struct mt_node *leaf;
+
+	if (n)
+		return n;
+	if (finger.gen == shim.table_gen) {
+		n = maptable_leaf_find(finger.leaf, pos);
+		if (n)
+			return n;
+	}
+	n = maptable_next_leaf(&shim.table, pos, &leaf);
+	if (n && n->start <= pos) {
+		hint_set(n);
+		finger.gen = shim.table_gen;
+		finger.leaf = leaf;
+	}
+	return n;
+}
+
 /* The next piece starting at @pos; sets *next past it. */
 static int next_piece(struct walk *w, uintptr_t pos, uintptr_t end,
 		      uintptr_t *next)
 {
 	const struct map_node *n;
 	uintptr_t e;
-	int to;
+	int to, saved, r;
 
 	shim_rdlock();
-	n = hint_get(pos);
-	if (!n) {
-		n = maptable_next(&shim.table, pos);
-		if (n && n->start <= pos)
-			hint_set(n);
-	}
+	n = table_find(pos);
 	if (n && n->start <= pos) {
 		e = n->end < end ? n->end : end;
 		to = decide(w, n->file, ((struct shim_file *)n->file)->rule,
@@ -213,7 +249,11 @@ static int next_piece(struct walk *w, uintptr_t pos, uintptr_t end,
 	}
 	e = n && n->start < end ? n->start : end;
 	shim_unlock();
-	return resolve_gap(w, pos, e, next);
+	/* The kernel-view path makes system calls of its own. */
+	saved = errno;
+	r = resolve_gap(w, pos, e, next);
+	errno = saved;
+	return r;
 }
 
 int advise_range(void *addr, size_t len, int advice, bool posix)
@@ -223,14 +263,12 @@ int advise_range(void *addr, size_t len, int advice, bool posix)
 		.kind = adv_from_madvise(advice),
 	};
 	uintptr_t pos = (uintptr_t)addr, end, next;
-	int saved = errno, r = 0;
+	int r = 0;
 
 	end = pos + (((uintptr_t)len + PAGE_MASK_) & ~PAGE_MASK_);
 	/* What the kernel rejects or ignores as a whole goes as it came. */
-	if ((pos & PAGE_MASK_) || !len || end <= pos) {
-		r = issue(&w, &(struct pending){ pos, end, advice });
-		goto out;
-	}
+	if ((pos & PAGE_MASK_) || !len || end <= pos)
+		return issue(&w, &(struct pending){ pos, end, advice });
 	shim_busy++;
 	STAT_INC(calls[ADV_FAMILY_MADVISE][w.kind]);
 	w.cur.start = w.cur.end = pos;
@@ -244,7 +282,5 @@ int advise_range(void *addr, size_t len, int advice, bool posix)
 	if (!r && w.saw_hole)
 		r = ENOMEM;
 	shim_busy--;
-out:
-	errno = saved;
 	return r;
 }

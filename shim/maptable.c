@@ -168,27 +168,64 @@ static void move_slots(struct mt_node *d, unsigned int di,
 	memmove(&d->child[di], &s->child[si], k * sizeof(s->child[0]));
 }
 
-static struct map_node *lookup(const struct maptable *t, uintptr_t addr)
+/* The first range with end > @addr, and (if @leaf) its leaf. */
+static struct map_node *lookup_leaf(const struct maptable *t, uintptr_t addr,
+				    const struct mt_node **leaf)
 {
 	struct mt_node *n = t->root;
 	unsigned int i;
 
 	if (!n)
-		return NULL;
+		goto none;
 	while (!n->leaf) {
 		i = node_pos(n, addr);
 		if (i == n->nr)
-			return NULL;
+			goto none;
 		n = n->child[i];
 	}
 	i = node_pos(n, addr);
-	return i < n->nr ? &n->ent[i] : NULL;
+	if (i == n->nr)
+		goto none;
+	if (leaf)
+		*leaf = n;
+	return &n->ent[i];
+none:
+	if (leaf)
+		*leaf = NULL;
+	return NULL;
+}
+
+static struct map_node *lookup(const struct maptable *t, uintptr_t addr)
+{
+	return lookup_leaf(t, addr, NULL);
 }
 
 const struct map_node *maptable_next(const struct maptable *t,
 				     uintptr_t addr)
 {
 	return lookup(t, addr);
+}
+
+const struct map_node *maptable_next_leaf(const struct maptable *t,
+					  uintptr_t addr,
+					  const struct mt_node **leaf)
+{
+	return lookup_leaf(t, addr, leaf);
+}
+
+/* Ranges never overlap: the one containing @addr is the answer wherever
+ * it is found, so no check of the leaf's bounds is needed. */
+const struct map_node *maptable_leaf_find(const struct mt_node *leaf,
+					  uintptr_t addr)
+{
+	unsigned int i;
+
+	if (!leaf)
+		return NULL;
+	i = node_pos(leaf, addr);
+	if (i < leaf->nr && leaf->ent[i].start <= addr)
+		return &leaf->ent[i];
+	return NULL;
 }
 
 int maptable_overlaps(const struct maptable *t, uintptr_t start,

@@ -86,6 +86,23 @@ int maptable_remap(struct maptable *t, uintptr_t old, size_t old_len,
 const struct map_node *maptable_next(const struct maptable *t,
 				     uintptr_t addr);
 
+/*
+ * maptable_next_leaf - maptable_next() that also sets *@leaf to the node
+ * holding the result (NULL with it), for maptable_leaf_find().
+ */
+const struct map_node *maptable_next_leaf(const struct maptable *t,
+					  uintptr_t addr,
+					  const struct mt_node **leaf);
+
+/*
+ * maptable_leaf_find - the range containing @addr if leaf @leaf (from
+ * maptable_next_leaf, table unchanged since) holds it, else NULL: a
+ * finger search among the ~80 neighbours of a recent hit, two cache
+ * lines instead of a descent.  @leaf may be NULL.
+ */
+const struct map_node *maptable_leaf_find(const struct mt_node *leaf,
+					  uintptr_t addr);
+
 /* maptable_overlaps - true if any range intersects [start, end). */
 int maptable_overlaps(const struct maptable *t, uintptr_t start,
 		      uintptr_t end);

@@ -379,3 +379,58 @@ Test(maptable, punch_holes_small_nodes)
 	cr_assert_eq(a.refs, 0);
 	cr_assert_eq(maptable_check(&t), 0);
 }
+
+/*
+ * The finger: maptable_next_leaf names the leaf of its answer, and
+ * maptable_leaf_find answers from that leaf alone for any address a range
+ * in it contains; holes, addresses held by other leaves and a NULL leaf
+ * give NULL (the caller then descends).  Checked against maptable_next
+ * for every page, with tiny nodes (many leaves) and the real size.
+ */
+static void finger_matches_descent(unsigned int fanout)
+{
+	struct maptable t = table();
+	struct tfile a = { 0 };
+	const struct mt_node *leaf, *other;
+	const struct map_node *n, *m;
+	uintptr_t i, pg;
+	size_t hits = 0, misses = 0;
+
+	t.fanout = fanout;
+	for (i = 0; i < 300; i++)		/* 2 pages mapped, 1 hole */
+		cr_assert_eq(maptable_map(&t, 3 * i * PG, (3 * i + 2) * PG, &a), 0);
+	cr_assert_null(maptable_leaf_find(NULL, 0));
+	n = maptable_next_leaf(&t, 450 * PG, &leaf);
+	cr_assert_not_null(n);
+	cr_assert_not_null(leaf);
+	cr_assert_eq(n, maptable_next(&t, 450 * PG));
+	for (pg = 0; pg < 900; pg++) {
+		m = maptable_leaf_find(leaf, pg * PG);
+		n = maptable_next(&t, pg * PG);
+		if (m) {
+			cr_assert_eq(m, n, "page %zu", (size_t)pg);
+			cr_assert(m->start <= pg * PG && pg * PG < m->end);
+			hits++;
+		} else {
+			/* Not in this leaf, or a hole. */
+			cr_assert(!n || n->start > pg * PG ||
+				  (maptable_next_leaf(&t, pg * PG, &other), other != leaf),
+				  "page %zu", (size_t)pg);
+			misses++;
+		}
+	}
+	cr_assert_gt(hits, 0);
+	cr_assert_gt(misses, 300);		/* at least the holes */
+	/* Past the last range: no answer and no leaf. */
+	cr_assert_null(maptable_next_leaf(&t, 900 * PG, &leaf));
+	cr_assert_null(leaf);
+	maptable_clear(&t);
+	cr_assert_eq(a.refs, 0);
+}
+
+Test(maptable, finger_matches_descent)
+{
+	finger_matches_descent(0);
+	finger_matches_descent(3);
+	finger_matches_descent(5);
+}
