@@ -8,9 +8,7 @@
  * split and merge nodes), then
  * 5-byte operations map / unmap / mremap / advise-walk / overlaps / clear
  * on a fake address space of NR_PAGES pages.  The model is one file id
- * per page; bits 1-3 of the first byte pick the table's node size (0:
- * the real one, else 3..9 slots, so that a few ranges already split,
- * merge and rebalance B+tree nodes).  After every operation the table
+ * per page.  After every operation the table
  * must be a valid tree (maptable_check), say for every page exactly what the model says, walk
  * an advise range in the same pieces the shim's advise_range() sees, and
  * hold exactly one file reference per range (get/put callbacks).
@@ -212,7 +210,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	base = (data[0] & 1) ?
 	       (UINTPTR_MAX - (NR_PAGES + 1) * PAGE + 1) & ~(PAGE - 1) :
 	       (uintptr_t)0x7f0000000000;
-	t.fanout = (data[0] >> 1) & 7 ? 2 + ((data[0] >> 1) & 7) : 0;
 	memset(model, 0, sizeof(model));
 	for (int f = 0; f <= NR_FILES; f++)
 		files[f] = (struct fake_file){ .id = f };
