@@ -19,6 +19,8 @@ Test(watch_conf, no_group_gives_defaults)
 	cr_assert_eq(c.interval_ms, 1000);
 	cr_assert_eq(c.persist, 3);
 	cr_assert_eq(c.cooldown_ms, 10000);
+	cr_assert_eq(c.min_age_spacing_ms, 3000);
+	cr_assert_float_eq(c.max_youngest_growth_pct, 0.25, 1e-9);
 	cr_assert_eq(c.nr_cgroups, 0);
 	cr_assert_not(c.dry_run);
 	watch_conf_free(&c);
@@ -39,6 +41,8 @@ Test(watch_conf, full_group)
 		"  max_activations_pct = 2.5;\n"
 		"  max_agings_per_min = 10;\n"
 		"  max_steps = 3;\n"
+		"  min_age_spacing_ms = 5000;\n"
+		"  max_youngest_growth_pct = 1;\n"
 		"};\n";
 	struct watch_conf c;
 	struct policy_error err;
@@ -59,11 +63,15 @@ Test(watch_conf, full_group)
 	cr_assert_float_eq(c.max_activations_pct, 2.5, 1e-9);
 	cr_assert_eq(c.max_agings_per_min, 10);
 	cr_assert_eq(c.max_steps, 3);
+	cr_assert_eq(c.min_age_spacing_ms, 5000);
+	cr_assert_float_eq(c.max_youngest_growth_pct, 1.0, 1e-9);
 	f = open_memstream(&out, &len);
 	watch_conf_print(&c, f);
 	fclose(f);
 	cr_assert(strstr(out, "interval_ms = 500;"));
 	cr_assert(strstr(out, "\"/a b\""));
+	cr_assert(strstr(out, "min_age_spacing_ms = 5000;"));
+	cr_assert(strstr(out, "max_youngest_growth_pct = 1;"));
 	free(out);
 	watch_conf_free(&c);
 }
@@ -98,6 +106,10 @@ Test(watch_conf, errors_say_file_and_line)
 	expect_error("watch = {\n  cgroups = [ \"system.slice\" ];\n};\n", 2,
 		     "must start with '/'");
 	expect_error("watch = {\n  cgroups = \"/a\";\n};\n", 2, "list");
+	expect_error("watch = {\n  min_age_spacing_ms = -1;\n};\n", 2,
+		     "out of range");
+	expect_error("watch = {\n  max_youngest_growth_pct = 101;\n};\n", 2,
+		     "out of range");
 	expect_error("watch = 3;\n", 1, "group");
 	expect_error("watch = {\n  persist = ;\n};\n", 2, "syntax");
 }

@@ -67,6 +67,24 @@ static const char *classify(const struct det_state *st,
 	return NULL;
 }
 
+/*
+ * Is a reader still promoting pages into the youngest generation?  The
+ * interval right after our own step is not judged: max_seq is then a new
+ * generation (empty on 6.x, but what the aging walk moved into it is not
+ * the reader's doing), the next interval compares against it.
+ */
+static bool youngest_growing(const struct det_state *st,
+			     const struct det_params *p,
+			     const struct det_sample *s, bool own_step)
+{
+	double limit;
+
+	if (own_step || s->youngest_file <= st->prev.youngest_file)
+		return false;
+	limit = (double)s->file_pages * p->max_youngest_growth_pct / 100.0;
+	return (double)(s->youngest_file - st->prev.youngest_file) > limit;
+}
+
 static void end_episode(struct det_state *st, const struct det_params *p,
 			uint64_t now_ms, struct det_out *out)
 {
@@ -98,6 +116,12 @@ static void decide(struct det_state *st, const struct det_params *p,
 		out->why = "episode reached max_steps";
 		return;
 	}
+	if (st->in_episode && st->have_last_age &&
+	    s->now_ms < st->last_age_ms + p->min_spacing_ms) {
+		out->verdict = DET_SPACING;
+		out->why = "waiting min_age_spacing_ms since the last step";
+		return;
+	}
 	if (agings_last_min(st, s->now_ms) >= p->max_agings_per_min) {
 		out->verdict = DET_RATE_LIMITED;
 		out->why = "max_agings_per_min reached";
@@ -123,6 +147,12 @@ void det_step(struct det_state *st, const struct det_params *p,
 		end_episode(st, p, s->now_ms, out);
 		out->verdict = DET_HEALTHY;
 		out->why = why;
+	} else if (youngest_growing(st, p, s, own_step)) {
+		/* thrash, but aging now would be wasted: start over */
+		st->streak = 0;
+		out->thrashing = true;
+		out->verdict = DET_PROMOTING;
+		out->why = "youngest_growing";
 	} else {
 		st->streak++;
 		out->thrashing = true;
@@ -140,6 +170,8 @@ void det_aged(struct det_state *st, uint64_t now_ms,
 	st->steps++;
 	st->expect_max_seq = new_max_seq;
 	st->own_step_pending = true;
+	st->have_last_age = true;
+	st->last_age_ms = now_ms;
 	note_aging(st, now_ms);
 }
 
@@ -148,6 +180,8 @@ void det_dry_aged(struct det_state *st, uint64_t now_ms)
 	st->in_episode = true;
 	st->steps++;
 	st->own_step_pending = false;
+	st->have_last_age = true;
+	st->last_age_ms = now_ms;
 	note_aging(st, now_ms);
 }
 
@@ -169,6 +203,10 @@ const char *det_verdict_name(enum det_verdict v)
 		return "cooldown";
 	case DET_RATE_LIMITED:
 		return "rate_limited";
+	case DET_PROMOTING:
+		return "youngest_growing";
+	case DET_SPACING:
+		return "spacing";
 	}
 	return "?";
 }

@@ -16,13 +16,25 @@
  *     activations <= max_activations_pct of refaults;
  *  d. with lru_gen_full, the file min_seq row's refaulted and evicted
  *     counters both grew, at an unchanged file min_seq.
- * After `persist` thrashing intervals in a row the detector asks to age
- * (an episode starts).  Inside an episode it asks again after each further
- * interval that still thrashes (the interval right after our own step
- * counts although max_seq moved: we moved it), at most max_agings_per_min
- * per minute and max_steps per episode.  The episode ends at the first
- * interval that does not thrash (or at max_steps); cooldown_ms follows,
- * during which it never asks to age.
+ * A thrashing interval in which the youngest generation's file page count
+ * grew by more than max_youngest_growth_pct of the lruvec's file pages is
+ * reported ("youngest_growing") but does not count: a reader is still
+ * faulting pages in through a normal mapping, each aging step would only
+ * fold the oldest generation forward while the new pages keep landing in
+ * max_seq, and the step is wasted.  Aging helps once the promotion is over:
+ * two steps bring the generations holding the promoted pages down to
+ * min_seq, where eviction drains them.
+ *
+ * After `persist` such settled thrashing intervals in a row the detector
+ * asks to age (an episode starts).  Inside an episode it asks again when an
+ * interval still thrashes (settled) and at least min_spacing_ms passed
+ * since the last step, which gives eviction time to drain the generation
+ * the step made oldest (the interval right after our own step counts
+ * although max_seq moved: we moved it); at most max_agings_per_min per
+ * minute and max_steps per episode.  The episode ends at the first interval
+ * that does not thrash (refaults fell, or the kernel aged or advanced
+ * min_seq itself) or at max_steps; cooldown_ms follows, during which it
+ * never asks to age.
  */
 #ifndef ADVSHIM_WATCH_DETECTOR_H
 #define ADVSHIM_WATCH_DETECTOR_H
@@ -41,6 +53,8 @@ struct det_params {
 	unsigned int max_agings_per_min;
 	unsigned int max_steps;
 	uint64_t cooldown_ms;
+	uint64_t min_spacing_ms;	/* between two steps; 0: none */
+	double max_youngest_growth_pct;	/* of file pages, per interval */
 };
 
 struct det_sample {
@@ -53,6 +67,8 @@ struct det_sample {
 	unsigned long file_min_seq;
 	unsigned long refaulted;
 	unsigned long evicted;
+	unsigned long youngest_file;	/* file pages in max_seq */
+	unsigned long file_pages;	/* file pages in all generations */
 };
 
 enum det_verdict {
@@ -61,6 +77,8 @@ enum det_verdict {
 	DET_AGE,		/* age now */
 	DET_COOLDOWN,		/* thrashing, but cooling down */
 	DET_RATE_LIMITED,	/* thrashing in an episode, rate cap hit */
+	DET_PROMOTING,		/* thrashing, youngest generation growing */
+	DET_SPACING,		/* thrashing in an episode, step too recent */
 };
 
 struct det_state {
@@ -72,6 +90,8 @@ struct det_state {
 	unsigned long expect_max_seq;	/* what our last step left */
 	bool own_step_pending;		/* next sample follows our step */
 	uint64_t cooldown_until_ms;
+	bool have_last_age;
+	uint64_t last_age_ms;		/* last step (written or dry run) */
 	uint64_t agings_ms[DET_RATE_WINDOW];	/* ring of aging times */
 	unsigned int nr_agings;
 };
@@ -80,7 +100,7 @@ struct det_out {
 	enum det_verdict verdict;
 	bool thrashing;			/* this interval counted as thrash */
 	bool episode_ended;		/* an episode just ended */
-	unsigned int streak;
+	unsigned int streak;		/* settled thrashing intervals */
 	const char *why;		/* static text: the deciding reason */
 };
 
@@ -103,15 +123,21 @@ void det_aged(struct det_state *st, uint64_t now_ms,
 
 /*
  * det_dry_aged - record a step that was only logged (--dry-run): it counts
- * toward the rate cap and the episode's steps, and max_seq is expected to
- * stay where it is.
+ * toward the rate cap, the spacing and the episode's steps, and max_seq is
+ * expected to stay where it is.
  */
 void det_dry_aged(struct det_state *st, uint64_t now_ms);
 
-/* det_failed - record a failed write: counts toward the rate cap only. */
+/*
+ * det_failed - record a failed write: counts toward the rate cap only (not
+ * the spacing: a retry with other arguments may follow next interval).
+ */
 void det_failed(struct det_state *st, uint64_t now_ms);
 
-/* det_verdict_name - "healthy", "thrash", "age", "cooldown", ... */
+/*
+ * det_verdict_name - "healthy", "thrash", "age", "cooldown", "rate_limited",
+ * "youngest_growing", "spacing".
+ */
 const char *det_verdict_name(enum det_verdict v);
 
 #endif /* ADVSHIM_WATCH_DETECTOR_H */

@@ -47,7 +47,7 @@ struct opts {
 	enum wlog_format format;
 	struct watch_conf cli;		/* values of the given flags */
 	bool has_interval, has_persist, has_cooldown, has_dry, has_minref,
-	     has_maxact, has_maxage, has_steps;
+	     has_maxact, has_maxage, has_steps, has_spacing, has_growth;
 	char **cgroups;
 	size_t nr_cgroups;
 };
@@ -70,6 +70,10 @@ static void usage(FILE *f)
 "                           memcg is healthy, where meaningful (5)\n"
 "  --max-agings-per-min N   per memcg x node (6)\n"
 "  --max-steps N            agings per episode (4)\n"
+"  --min-age-spacing-ms N   between two agings of one memcg x node (3000)\n"
+"  --max-youngest-growth-pct X  youngest generation growth per interval\n"
+"                           (%% of file pages) above which a reader is still\n"
+"                           promoting pages: do not age yet (0.25)\n"
 "  --log-format text|json   decision log on stdout (text)\n"
 "  --metrics-file PATH      Prometheus textfile, replaced each poll\n"
 "  --debugfs-root DIR       directory holding lru_gen (/sys/kernel/debug);\n"
@@ -107,7 +111,8 @@ static int parse_double(const char *s, double hi, double *out)
 
 enum {
 	O_CGROUP = 256, O_CONFIG, O_DRY, O_ONCE, O_INTERVAL, O_PERSIST,
-	O_COOLDOWN, O_MINREF, O_MAXACT, O_MAXAGE, O_MAXSTEPS, O_LOGFMT,
+	O_COOLDOWN, O_MINREF, O_MAXACT, O_MAXAGE, O_MAXSTEPS, O_SPACING,
+	O_GROWTH, O_LOGFMT,
 	O_METRICS, O_DEBUGFS, O_SYSFS, O_CGROOT, O_KERNEL, O_VERSION,
 };
 
@@ -118,6 +123,8 @@ static const struct option long_opts[] = {
 	{ "once", no_argument, NULL, O_ONCE },
 	{ "interval-ms", required_argument, NULL, O_INTERVAL },
 	{ "persist", required_argument, NULL, O_PERSIST },
+	{ "min-age-spacing-ms", required_argument, NULL, O_SPACING },
+	{ "max-youngest-growth-pct", required_argument, NULL, O_GROWTH },
 	{ "cooldown-ms", required_argument, NULL, O_COOLDOWN },
 	{ "min-refaults-per-s", required_argument, NULL, O_MINREF },
 	{ "max-activations-pct", required_argument, NULL, O_MAXACT },
@@ -207,6 +214,16 @@ static int take_opt(struct opts *o, int c, char *arg)
 		o->has_steps = true;
 		return parse_uint(arg, 1, 1000, &o->cli.max_steps) ?
 		       bad_value(name, arg) : 0;
+	case O_SPACING:
+		o->has_spacing = true;
+		return parse_uint(arg, 0, 3600000,
+				  &o->cli.min_age_spacing_ms) ?
+		       bad_value(name, arg) : 0;
+	case O_GROWTH:
+		o->has_growth = true;
+		return parse_double(arg, 100,
+				    &o->cli.max_youngest_growth_pct) ?
+		       bad_value(name, arg) : 0;
 	case O_LOGFMT:
 		if (!strcmp(arg, "text"))
 			o->format = WLOG_TEXT;
@@ -268,6 +285,10 @@ static int effective_conf(const struct opts *o, struct watch_conf *c,
 		c->max_agings_per_min = o->cli.max_agings_per_min;
 	if (o->has_steps)
 		c->max_steps = o->cli.max_steps;
+	if (o->has_spacing)
+		c->min_age_spacing_ms = o->cli.min_age_spacing_ms;
+	if (o->has_growth)
+		c->max_youngest_growth_pct = o->cli.max_youngest_growth_pct;
 	if (o->nr_cgroups && watch_conf_set_cgroups(c, o->cgroups,
 						    o->nr_cgroups)) {
 		watch_conf_free(c);

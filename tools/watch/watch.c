@@ -154,6 +154,8 @@ static void params_from_conf(struct watch *w)
 	w->params.max_agings_per_min = w->conf.max_agings_per_min;
 	w->params.max_steps = w->conf.max_steps;
 	w->params.cooldown_ms = w->conf.cooldown_ms;
+	w->params.min_spacing_ms = w->conf.min_age_spacing_ms;
+	w->params.max_youngest_growth_pct = w->conf.max_youngest_growth_pct;
 }
 
 static int copy_conf(struct watch *w, const struct watch_conf *conf)
@@ -703,6 +705,16 @@ static uint64_t counts_sig(const struct lrugen_node *n)
 	return h;
 }
 
+static unsigned long file_pages(const struct lrugen_node *n)
+{
+	unsigned long sum = 0;
+	int i;
+
+	for (i = 0; i < n->nr_gens; i++)
+		sum += n->gens[i].file;
+	return sum;
+}
+
 /* Step 1: samples from the main snapshot. */
 static void collect(struct watch *w)
 {
@@ -752,6 +764,8 @@ static void collect(struct watch *w)
 			lv->sample.youngest_age_ms = lv->youngest_age;
 			lv->sample.refaults_per_s = -1;
 			lv->sample.activations_per_s = -1;
+			lv->sample.youngest_file = n->gens[n->nr_gens - 1].file;
+			lv->sample.file_pages = file_pages(n);
 			if (n->has_rep) {
 				lv->sample.has_rep = true;
 				lv->sample.file_min_seq = n->file_min_seq;

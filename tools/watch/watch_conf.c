@@ -23,6 +23,8 @@ void watch_conf_defaults(struct watch_conf *out)
 	out->max_activations_pct = 5.0;
 	out->max_agings_per_min = 6;
 	out->max_steps = 4;
+	out->min_age_spacing_ms = 3000;
+	out->max_youngest_growth_pct = 0.25;
 }
 
 static int conf_err(struct policy_error *err, const char *name, int line,
@@ -133,6 +135,12 @@ static int get_key(config_setting_t *s, const char *name,
 				&out->max_agings_per_min);
 	if (!strcmp(key, "max_steps"))
 		return get_uint(s, name, err, 1, 1000, &out->max_steps);
+	if (!strcmp(key, "min_age_spacing_ms"))
+		return get_uint(s, name, err, 0, 3600000,
+				&out->min_age_spacing_ms);
+	if (!strcmp(key, "max_youngest_growth_pct"))
+		return get_double(s, name, err, 100.0,
+				  &out->max_youngest_growth_pct);
 	if (!strcmp(key, "min_refaults_per_s"))
 		return get_double(s, name, err, 1e12, &out->min_refaults_per_s);
 	if (!strcmp(key, "max_activations_pct"))
@@ -221,6 +229,9 @@ void watch_conf_print(const struct watch_conf *c, FILE *f)
 	fprintf(f, "  max_activations_pct = %g;\n", c->max_activations_pct);
 	fprintf(f, "  max_agings_per_min = %u;\n", c->max_agings_per_min);
 	fprintf(f, "  max_steps = %u;\n", c->max_steps);
+	fprintf(f, "  min_age_spacing_ms = %u;\n", c->min_age_spacing_ms);
+	fprintf(f, "  max_youngest_growth_pct = %g;\n",
+		c->max_youngest_growth_pct);
 	fprintf(f, "};\n");
 }
 

@@ -12,6 +12,10 @@
  *     max_activations_pct = 5.0;   # activations/refaults above: healthy
  *     max_agings_per_min = 6;      # per memcg x node
  *     max_steps = 4;               # agings per episode
+ *     min_age_spacing_ms = 3000;   # between two agings of one memcg x node
+ *     max_youngest_growth_pct = 0.25;  # youngest gen growth per interval
+ *                                  # (% of file pages) that means a reader
+ *                                  # is still promoting: do not age yet
  *   };
  *
  * The policy parser accepts the group without looking inside; this reader
@@ -37,6 +41,8 @@ struct watch_conf {
 	double max_activations_pct;
 	unsigned int max_agings_per_min;
 	unsigned int max_steps;
+	unsigned int min_age_spacing_ms;
+	double max_youngest_growth_pct;
 	bool from_file;		/* a watch group was present */
 };
 
