@@ -19,7 +19,7 @@ Test(watch_conf, no_group_gives_defaults)
 	cr_assert_eq(c.interval_ms, 1000);
 	cr_assert_eq(c.persist, 3);
 	cr_assert_eq(c.cooldown_ms, 10000);
-	cr_assert_eq(c.min_age_spacing_ms, 3000);
+	cr_assert_eq(c.min_age_spacing_ms, 2000);
 	cr_assert_float_eq(c.max_youngest_growth_pct, 0.25, 1e-9);
 	cr_assert_eq(c.nr_cgroups, 0);
 	cr_assert_not(c.dry_run);

@@ -280,9 +280,8 @@ Test(daemon, thrash_is_aged_with_the_exact_command_and_verified)
 	cr_assert(strstr(r.logbuf, "\"cmd\":\"+ 5 0 7\""));
 	/*
 	 * still thrashing: the second step (the 6.12 lab), but only
-	 * min_age_spacing_ms (3 intervals) after the first
+	 * min_age_spacing_ms (2 intervals) after the first
 	 */
-	rig_ticks(&r, 1);
 	cr_assert_eq(r.f.nr_writes, 1, "%d writes: %s", r.f.nr_writes,
 		     r.logbuf);
 	cr_assert(strstr(r.logbuf, "\"msg\":\"spacing\""), "%s", r.logbuf);

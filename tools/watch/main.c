@@ -70,7 +70,7 @@ static void usage(FILE *f)
 "                           memcg is healthy, where meaningful (5)\n"
 "  --max-agings-per-min N   per memcg x node (6)\n"
 "  --max-steps N            agings per episode (4)\n"
-"  --min-age-spacing-ms N   between two agings of one memcg x node (3000)\n"
+"  --min-age-spacing-ms N   between two agings of one memcg x node (2000)\n"
 "  --max-youngest-growth-pct X  youngest generation growth per interval\n"
 "                           (%% of file pages) above which a reader is still\n"
 "                           promoting pages: do not age yet (0.25)\n"

@@ -23,7 +23,7 @@ void watch_conf_defaults(struct watch_conf *out)
 	out->max_activations_pct = 5.0;
 	out->max_agings_per_min = 6;
 	out->max_steps = 4;
-	out->min_age_spacing_ms = 3000;
+	out->min_age_spacing_ms = 2000;
 	out->max_youngest_growth_pct = 0.25;
 }
 

@@ -12,7 +12,7 @@
  *     max_activations_pct = 5.0;   # activations/refaults above: healthy
  *     max_agings_per_min = 6;      # per memcg x node
  *     max_steps = 4;               # agings per episode
- *     min_age_spacing_ms = 3000;   # between two agings of one memcg x node
+ *     min_age_spacing_ms = 2000;   # between two agings of one memcg x node
  *     max_youngest_growth_pct = 0.25;  # youngest gen growth per interval
  *                                  # (% of file pages) that means a reader
  *                                  # is still promoting: do not age yet
