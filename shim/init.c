@@ -176,6 +176,8 @@ static void atfork_parent(void)
  * writer.  Re-initialise it instead (no allocation), as glibc does with
  * its own locks in a child.  TSan tracks the lock by address: tell it the
  * write lock was released first, or it would see a locked lock forever.
+ * Before that, while still the writer: ranges the parent marked
+ * MADV_DONTFORK are not in this process, they leave the table.
  */
 static void atfork_child(void)
 {
@@ -185,6 +187,8 @@ static void atfork_child(void)
 		return;
 	fork_locked = 0;
 	stats_after_fork();
+	/* Still as the lock's writer: forget what this child did not get. */
+	dontfork_child();
 #if SHIM_TSAN
 	__tsan_mutex_pre_unlock(&shim.lock, 0);
 	__tsan_mutex_post_unlock(&shim.lock, 0);

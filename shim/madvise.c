@@ -6,7 +6,8 @@
  * probes) goes straight to the next definition: no lock, no counting.
  * Lazy init is triggered only by advice allocators never give (they use
  * DONTNEED, FREE, HUGEPAGE and friends, sometimes under their own locks,
- * where init's mallocs could deadlock).
+ * where init's mallocs could deadlock).  MADV_DONTFORK and MADV_DOFORK
+ * also keep dontfork.c's records in step.
  */
 #include <errno.h>
 #include <sys/mman.h>
@@ -32,7 +33,7 @@ static inline bool examine(enum adv_kind kind)
 	return ok && shim_acts_on(ADV_FAMILY_MADVISE, kind);
 }
 
-SHIM_EXPORT int madvise(void *addr, size_t len, int advice)
+static inline int do_madvise(void *addr, size_t len, int advice)
 {
 	int r;
 
@@ -44,6 +45,20 @@ SHIM_EXPORT int madvise(void *addr, size_t len, int advice)
 		return -1;
 	}
 	return 0;
+}
+
+SHIM_EXPORT int madvise(void *addr, size_t len, int advice)
+{
+	int r;
+
+	/* MADV_DONTFORK (10) and MADV_DOFORK (11): one compare. */
+	if (likely((advice & ~1) != MADV_DONTFORK))
+		return do_madvise(addr, len, advice);
+	dontfork_before(addr, len, advice);
+	r = do_madvise(addr, len, advice);
+	if (!r)
+		dontfork_after(addr, len, advice);
+	return r;
 }
 
 SHIM_EXPORT int posix_madvise(void *addr, size_t len, int advice)

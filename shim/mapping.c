@@ -52,6 +52,8 @@ static void register_file(void *addr, size_t len, int fd)
 	if (syscall(SYS_fstat, fd, &st) || !S_ISREG(st.st_mode))
 		return;
 	f = files_lookup_fd(fd, &st);
+	/* A new mapping: inherited by a fork child whatever was there. */
+	dontfork_forget((uintptr_t)addr, (uintptr_t)addr + page_up(len));
 	if (!f) {
 		/* Unknown file: at least forget what was there before. */
 		maptable_unmap(&shim.table, (uintptr_t)addr,
@@ -95,6 +97,7 @@ static void forget_range(void *addr, size_t len)
 	shim_unlock();
 	shim_wrlock();
 	maptable_unmap(&shim.table, s, e);
+	dontfork_forget(s, e);
 	table_changed();
 	shim_unlock();
 }
@@ -160,6 +163,7 @@ SHIM_EXPORT int munmap(void *addr, size_t len)
 		shim_unlock();
 		shim_wrlock();
 		maptable_unmap(&shim.table, s, e);
+		dontfork_forget(s, e);
 		table_changed();
 	}
 	shim_unlock();
@@ -182,7 +186,7 @@ SHIM_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, .
 	uintptr_t o = (uintptr_t)old, r;
 	const struct map_node *n;
 	void *new_addr = NULL, *ret, *file = NULL;
-	bool keep_old = !old_len || (flags & MREMAP_DONTUNMAP);
+	bool keep_old = !old_len || (flags & MREMAP_DONTUNMAP), dontfork = false;
 	int saved;
 	va_list ap;
 
@@ -200,6 +204,8 @@ SHIM_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, .
 	if (n && n->start <= o) {
 		file = n->file;
 		files_get(file);
+		/* VM_DONTCOPY moves with the mapping. */
+		dontfork = dontfork_overlaps(o, o + page_up(old_len ? old_len : new_len));
 		if (!keep_old) {
 			maptable_unmap(&shim.table, o, o + page_up(old_len));
 			table_changed();
@@ -222,6 +228,10 @@ SHIM_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, .
 	} else if (file) {
 		if (maptable_map(&shim.table, r, r + page_up(new_len), file))
 			STAT_INC(errors);
+		if (!keep_old)
+			dontfork_forget(o, o + page_up(old_len));
+		if (dontfork)
+			dontfork_moved(r, r + page_up(new_len));
 	} else {
 		/* Not a file range we know; whatever it landed on is gone. */
 		maptable_unmap(&shim.table, r, r + page_up(new_len));

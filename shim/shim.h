@@ -98,6 +98,9 @@ struct shim_globals {
 	struct shim_file *files;	/* uthash by key */
 	struct shim_file *idle_head, *idle_tail;
 	size_t nr_idle;
+	/* Cold, after the fields of the hot paths (their layout unchanged). */
+	struct maptable dontfork;	/* MADV_DONTFORK file ranges (dontfork.c) */
+	bool dontfork_lost;		/* a record failed: the child drops all */
 };
 
 extern struct shim_globals shim SHIM_HIDDEN;
@@ -184,6 +187,23 @@ struct kview_vma {
 int kview_query(uintptr_t addr, struct kview_vma *out) SHIM_HIDDEN;
 void kview_force_maps(void) SHIM_HIDDEN;
 
+
+/* --- dontfork.c: MADV_DONTFORK ranges, dropped in a fork child */
+/* Before madvise(@advice): records a DONTFORK range that has known files. */
+void dontfork_before(void *addr, size_t len, int advice) SHIM_HIDDEN;
+/* After a successful madvise(@advice): DOFORK removes the records. */
+void dontfork_after(void *addr, size_t len, int advice) SHIM_HIDDEN;
+/* The write lock held: the range is a new mapping, without DONTFORK. */
+void dontfork_forget(uintptr_t s, uintptr_t e) SHIM_HIDDEN;
+/* Any lock mode: may some of [s, e) carry DONTFORK (mremap moves it)? */
+bool dontfork_overlaps(uintptr_t s, uintptr_t e) SHIM_HIDDEN;
+/* The write lock held: a DONTFORK range moved to [s, e). */
+void dontfork_moved(uintptr_t s, uintptr_t e) SHIM_HIDDEN;
+/*
+ * Fork child (one thread, the lock held): drop the recorded ranges from
+ * the table, then the records.  Frees slab nodes, never calls malloc.
+ */
+void dontfork_child(void) SHIM_HIDDEN;
 
 /* --- advise.c */
 int advise_range(void *addr, size_t len, int advice, bool posix) SHIM_HIDDEN;

@@ -434,3 +434,42 @@ Test(maptable, finger_matches_descent)
 	finger_matches_descent(3);
 	finger_matches_descent(5);
 }
+
+/*
+ * The shim's DONTFORK records: bare ranges (no file, no callbacks) whose
+ * every range is cut out of the file table in a fork child, splitting
+ * the entries it covers only in part.
+ */
+Test(maptable, bare_ranges_cut_out_of_another_table)
+{
+	struct maptable t = table(), rec = { 0 };
+	struct tfile a = { 0 }, b = { 0 };
+	const struct map_node *n;
+	uintptr_t pos = 0;
+
+	maptable_map(&t, 10 * PG, 20 * PG, &a);
+	maptable_map(&t, 30 * PG, 40 * PG, &b);
+	cr_assert_eq(maptable_map(&rec, 12 * PG, 14 * PG, NULL), 0);
+	cr_assert_eq(maptable_map(&rec, 25 * PG, 45 * PG, NULL), 0);
+	cr_assert_eq(maptable_map(&rec, 13 * PG, 15 * PG, NULL), 0);
+	cr_assert_eq(rec.count, 3);
+	cr_assert_eq(maptable_check(&rec), 0);
+	while ((n = maptable_next(&rec, pos))) {
+		maptable_unmap(&t, n->start, n->end);
+		pos = n->end;
+	}
+	cr_assert_eq(file_at(&t, 11 * PG), &a);
+	cr_assert_null(file_at(&t, 12 * PG));
+	cr_assert_null(file_at(&t, 14 * PG));
+	cr_assert_eq(file_at(&t, 15 * PG), &a);
+	cr_assert_null(file_at(&t, 30 * PG));
+	cr_assert_eq(t.count, 2);
+	cr_assert_eq(a.refs, 2);
+	cr_assert_eq(b.refs, 0);
+	cr_assert_eq(maptable_check(&t), 0);
+	maptable_unmap(&rec, 0, 100 * PG);
+	cr_assert_eq(rec.count, 0);
+	maptable_clear(&rec);
+	maptable_clear(&t);
+	cr_assert_eq(a.refs, 0);
+}

@@ -21,6 +21,11 @@
  *               main thread forks 40 children while the threads run (the
  *               shim's lock is contended at fork time), each child maps
  *               and advises once; a child stuck for 5 s counts as hung
+ *   -D          madvise(MADV_DONTFORK) pages [o, o+n) of the mapping, fork;
+ *               the child maps anonymous memory there (MAP_FIXED_NOREPLACE:
+ *               they are not inherited), advises the whole mapping and
+ *               reports "child"; -D -D adds MADV_DOFORK before the fork
+ *               (then the child reports "child-kept": the file is there)
  *   -t N        N threads map, advise, check and unmap concurrently
  *   -i ITER     iterations per thread                            [200]
  * Output: one "result ..." line per check, e.g.
@@ -46,7 +51,7 @@
 static const char *file, *func = "posix_madvise", *lookup = "direct";
 static int advice = POSIX_MADV_RANDOM, fadv = POSIX_FADV_RANDOM;
 static long pages = 16, off_pg = -1, nr_pg = -1, iters = 200;
-static int layout, pause_it, do_fork, threads, raw, remap;
+static int layout, pause_it, do_fork, threads, raw, remap, dontfork;
 
 typedef int (*madv_fn)(void *, size_t, int);
 typedef int (*fadv_fn)(int, off_t, off_t, int);
@@ -203,6 +208,54 @@ static int run_once(const char *what)
 	return 0;
 }
 
+/* -D: the range the parent marks DONTFORK, in the child anonymous memory. */
+static int run_dontfork(void)
+{
+	int fd = open_file(), r, status;
+	long from = off_pg < 0 ? 0 : off_pg;
+	long n = nr_pg < 0 ? pages - from : nr_pg;
+	/*
+	 * Free pages right above the file: the child's first mappings (the
+	 * shim moves its stats page) go to the top of the highest free gap,
+	 * which must not be the range the child is to map itself.
+	 */
+	char *res = mmap(NULL, (pages + 16) * PG, PROT_NONE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), *a;
+	char *base = res == MAP_FAILED ? res :
+		     mmap(res, pages * PG, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0);
+	pid_t pid;
+
+	if (base == MAP_FAILED || munmap(base + pages * PG, 16 * PG) ||
+	    madvise(base + from * PG, n * PG, MADV_DONTFORK) ||
+	    (dontfork > 1 && madvise(base + from * PG, n * PG, MADV_DOFORK))) {
+		perror("mmap/madvise");
+		return 1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		a = mmap(base + from * PG, n * PG, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+		if (a == MAP_FAILED && errno != EEXIST) {
+			perror("child mmap");
+			_exit(1);
+		}
+		if (a != MAP_FAILED && a != base + from * PG) {
+			fprintf(stderr, "child mmap: no MAP_FIXED_NOREPLACE\n");
+			_exit(1);
+		}
+		r = advise(base, pages * PG, fd);
+		report(a == MAP_FAILED ? "child-kept" : "child", r, base, 0, pages);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		perror("fork");
+		return 1;
+	}
+	munmap(base, pages * PG);
+	close(fd);
+	return !WIFEXITED(status) || WEXITSTATUS(status);
+}
+
 static int thread_rr_seen;
 static int thread_errors;
 static int threads_stop;
@@ -316,7 +369,7 @@ int main(int argc, char **argv)
 	int c, status, ret;
 	pid_t pid;
 
-	while ((c = getopt(argc, argv, "f:l:a:P:o:n:LMrpFt:i:")) != -1) {
+	while ((c = getopt(argc, argv, "f:l:a:P:o:n:LMrpFDt:i:")) != -1) {
 		switch (c) {
 		case 'f': func = optarg; break;
 		case 'l': lookup = optarg; break;
@@ -329,6 +382,7 @@ int main(int argc, char **argv)
 		case 'M': remap = 1; break;
 		case 'p': pause_it = 1; break;
 		case 'F': do_fork = 1; break;
+		case 'D': dontfork++; break;
 		case 't': threads = atoi(optarg); break;
 		case 'i': iters = atol(optarg); break;
 		default:
@@ -346,6 +400,8 @@ int main(int argc, char **argv)
 		return run_threads();
 	if (layout)
 		return run_layout();
+	if (dontfork)
+		return run_dontfork();
 	ret = run_once("parent");
 	{
 		int *calls = dlsym(RTLD_DEFAULT, "wrapnext_calls");

@@ -157,6 +157,19 @@ test_process_model() {
 	check "fork while 16 threads contend for the lock: no child hangs" "$out" \
 		'fork_storm children=40 rr_children=0 hung=0 failed=0'
 	check "fork storm: plain children have rr" "$("$bin/advprog" -t 4 -F -i 10 "$f")" 'rr_children=40 '
+	# MADV_DONTFORK: the child lacks the file range; its anonymous memory
+	# there must keep the caller's advice, not get the vanished file's.
+	check "DONTFORK, child maps anon there: plain rr" \
+		"$("$bin/advprog" -f madvise -D -P 4 "$f")" "child $all_rr"
+	check "DONTFORK, child maps anon there: shim keeps rr" \
+		"$(shim "$bin/advprog" -f madvise -D -P 4 "$f")" "child $all_rr"
+	check "DONTFORK on part: anon rr, inherited file part rewritten" \
+		"$(shim "$bin/advprog" -f madvise -D -P 4 -o 1 -n 2 "$f")" \
+		'child call=0 p0= p1=rr p2=rr p3=$'
+	out=$(ADVSHIM_LOG=debug shim "$bin/advprog" -f madvise -D -D -P 4 "$f" 2>"$tmp/err")
+	check "DONTFORK then DOFORK: the child's file rewritten" "$out" "child-kept $no_rr"
+	check "DONTFORK then DOFORK: still in the child's table (no kernel view)" \
+		"$(grep -c 'kernel view' "$tmp/err")" '^0$'
 	check "constructor before the shim's: plain rr" "$(EARLY_FILE=$f "$bin/earlyprog")" 'early call=0 rr=1'
 	check "constructor before the shim's: shim rewrites" "$(EARLY_FILE=$f shim "$bin/earlyprog")" 'early call=0 rr=0'
 }
