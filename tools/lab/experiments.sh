@@ -113,8 +113,11 @@ exp_smoke() {
 	# Half the lab's sizes: the stall is the same, the cold file is
 	# evicted twice as fast once a fix acts (which matters under TCG on a
 	# loaded host), and the three arms fit in 5 minutes with the boot.
+	# 80 s arms: the spaced watcher recovers 15-18 s after a cold read
+	# that ends near 30-40 s, and recovery needs 5 intervals after it to
+	# be judged; 60 s left that a few seconds from a false failure.
 	RUN=$(GUEST_MAIN=smoke.sh run_arms smoke smoke.arms "${LAB_TIMEOUT:-480}" \
-		MEMCG_MB=128 VEC_MB=120 COLD_MB=40 DURATION=60 COLD_AT=20) || rc=$?
+		MEMCG_MB=128 VEC_MB=120 COLD_MB=40 DURATION=80 COLD_AT=20) || rc=$?
 	[ "$rc" = 0 ] || note "the guest job failed (exit $rc): some properties cannot hold (see above)"
 	report "$RUN" || true
 	echo
@@ -234,7 +237,7 @@ exp_demo() {
 	echo "lab demo: the stall and both fixes on Debian's $LAB_KERNEL kernel with MGLRU (qemu, about 3 minutes on an idle core)"
 	# The smoke's half-size scenario: a full-size cold read alone lasts
 	# 30-40 guest seconds under the stall, too long for a short demo.
-	RUN=$(run_arms demo demo.arms "${LAB_TIMEOUT:-900}" DURATION="${LAB_DURATION:-60}" \
+	RUN=$(run_arms demo demo.arms "${LAB_TIMEOUT:-900}" DURATION="${LAB_DURATION:-80}" \
 		COLD_AT="${LAB_COLD_AT:-20}" MEMCG_MB=128 VEC_MB=120 COLD_MB=40) || rc=$?
 	[ "$rc" = 0 ] || note "the guest job failed (exit $rc)"
 	LAB_TABLE_STEP=${LAB_TABLE_STEP:-5} report "$RUN" || return 1
