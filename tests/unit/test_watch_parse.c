@@ -228,6 +228,8 @@ Test(lrugen, garbage_lines)
 		"memcg 1 /\n node 0\n 1 1 1 1\n 2 1 1 1\n node 0\n 1 1 1 1\n 2 1 1 1\n",
 		"\n",
 		"memcg 1 /\n node 0\n 1 1 1 1\n 2 1 1 1\n                     9 1r 1e 1p 1r 1e 1p\n",
+		/* found by fuzz_lrugen: a digit glued to "node" */
+		"memcg 1 /\n node 0\n 1 1 1 1\n 2 1 1 1\n node1\n 3 1 1 1\n 4 1 1 1\n",
 	};
 	struct lrugen_snap s = { 0 };
 	struct lrugen_err err;

@@ -196,6 +196,9 @@ static int parse_node(struct parse_state *ps, struct cursor *c)
 	size_t i;
 
 	c->p += 5;	/* " node" */
+	/* The kernel prints " node %5d": a digit glued to "node" is garbage. */
+	if (c->p >= c->end || *c->p != ' ')
+		return fail(ps->err, ps->line, "bad node line");
 	skip_spaces(c);
 	if (parse_u64(c, &nid) || nid > 1u << 20 || c->p != c->end)
 		return fail(ps->err, ps->line, "bad node line");
