@@ -32,10 +32,9 @@ FUZZ_SRCS_fuzz_policy_parse := fuzz/fuzz_policy_parse.c $(FUZZ_POLICY_SRCS)
 FUZZ_SRCS_fuzz_policy_match := fuzz/fuzz_policy_match.c $(FUZZ_POLICY_SRCS)
 FUZZ_SRCS_fuzz_maptable	:= fuzz/fuzz_maptable.c shim/maptable.c \
 			   fuzz/slab_checked.c
-FUZZ_SRCS_fuzz_lrugen	:= fuzz/fuzz_lrugen.c tools/watch/lrugen.c \
-			   tools/ab/kparse.c
-FUZZ_SRCS_fuzz_memstat	:= fuzz/fuzz_memstat.c fuzz/ab_memstat.c tools/watch/memstat.c \
-			   tools/ab/kparse.c
+FUZZ_SRCS_fuzz_lrugen	:= fuzz/fuzz_lrugen.c common/lrugen.c
+FUZZ_SRCS_fuzz_memstat	:= fuzz/fuzz_memstat.c common/memstat.c \
+			   common/iostat.c common/smaps.c
 FUZZ_SRCS_fuzz_ab_exp	:= fuzz/fuzz_ab_exp.c tools/ab/exp_parse.c \
 			   tools/ab/exp_subst.c $(FUZZ_POLICY_SRCS)
 FUZZ_LIBS_fuzz_policy_parse := $(CONFIG_LIBS)

@@ -3,8 +3,7 @@
 # The parsers, the detector and the config reader form a library that the
 # daemon, the unit tests and the benchmark share; the daemon's own files
 # (main.c, watch.c, ...) only do I/O and policy around it.
-WATCH_LIB_SRCS	:= tools/watch/lrugen.c tools/watch/memstat.c \
-		   tools/watch/kver.c tools/watch/detector.c \
+WATCH_LIB_SRCS	:= tools/watch/kver.c tools/watch/detector.c \
 		   tools/watch/watch_conf.c tools/watch/wlog.c \
 		   tools/watch/watch.c tools/watch/watch_fs.c
 WATCH_LIB_OBJS	:= $(WATCH_LIB_SRCS:%.c=$(OBJ)/%.o)
@@ -19,8 +18,10 @@ TARGETS		+= $(WATCH_BIN)
 CHECK_TARGETS	+= check-watch
 BENCH_TARGETS	+= bench-watch
 
+# Made afresh: `ar r` keeps members whose source has moved out.
 $(WATCH_LIB): $(WATCH_LIB_OBJS)
 	@mkdir -p $(dir $@)
+	@rm -f $@
 	$(AR) rcs $@ $^
 
 $(WATCH_BIN): $(OBJ)/tools/watch/main.o $(WATCH_LIB) $(COMMON_LIB)

@@ -18,9 +18,9 @@
 #include <string.h>
 #include <uthash.h>
 
+#include "common/lrugen.h"
+#include "common/memstat.h"
 #include "tools/watch/detector.h"
-#include "tools/watch/lrugen.h"
-#include "tools/watch/memstat.h"
 
 #define CMD_MAX 96
 

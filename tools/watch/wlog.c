@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "common/json.h"
+
 void wevent_init(struct wevent *ev, const char *event)
 {
 	memset(ev, 0, sizeof(*ev));
@@ -13,24 +15,6 @@ void wevent_init(struct wevent *ev, const char *event)
 	ev->node = -1;
 	ev->refaults_per_s = -1;
 	ev->streak = -1;
-}
-
-void json_put_string(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', f);
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
 }
 
 static void json_opt_string(FILE *f, const char *key, const char *v)

@@ -45,7 +45,4 @@ void wevent_init(struct wevent *ev, const char *event);
 /* wlog_emit - write @ev at @ts_ms as one line and flush. */
 void wlog_emit(struct wlog *log, uint64_t ts_ms, const struct wevent *ev);
 
-/* json_put_string - @s as a JSON string literal (quotes included). */
-void json_put_string(FILE *f, const char *s);
-
 #endif /* ADVSHIM_WATCH_WLOG_H */

@@ -8,13 +8,15 @@
  * spaces), a tier row with 12 spaces and "%10d" (21 spaces before a
  * one-digit tier), an mm-stats row with 22 spaces and " %10lu" (23+).
  */
-#include "tools/watch/lrugen.h"
+#include "common/lrugen.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/decimal.h"
 
 struct cursor {
 	const char *p;		/* current position in the line */
@@ -45,20 +47,11 @@ static void skip_spaces(struct cursor *c)
 /* Decimal number; 0 on success.  Overflow is an error, not a wrap. */
 static int parse_u64(struct cursor *c, uint64_t *out)
 {
-	uint64_t v = 0;
-	const char *start = c->p;
+	const char *next = decimal_u64(c->p, c->end, out);
 
-	while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
-		unsigned int d = (unsigned int)(*c->p - '0');
-
-		if (v > (UINT64_MAX - d) / 10)
-			return -1;
-		v = v * 10 + d;
-		c->p++;
-	}
-	if (c->p == start)
+	if (!next)
 		return -1;
-	*out = v;
+	c->p = next;
 	return 0;
 }
 
@@ -404,4 +397,24 @@ const struct lrugen_node *lrugen_find_node(const struct lrugen_snap *snap,
 		if (snap->nodes[m->first_node + i].nid == nid)
 			return &snap->nodes[m->first_node + i];
 	return NULL;
+}
+
+void lrugen_memcg_span(const struct lrugen_snap *snap,
+		       const struct lrugen_memcg *m, struct lrugen_span *out)
+{
+	size_t i;
+
+	out->min_seq = (unsigned long)-1;
+	out->max_seq = 0;
+	out->nr_gens = 0;
+	for (i = 0; i < m->nr_nodes; i++) {
+		const struct lrugen_node *n = &snap->nodes[m->first_node + i];
+
+		if (n->gens[0].seq < out->min_seq)
+			out->min_seq = n->gens[0].seq;
+		if (lrugen_max_seq(n) > out->max_seq)
+			out->max_seq = lrugen_max_seq(n);
+		if (n->nr_gens > out->nr_gens)
+			out->nr_gens = n->nr_gens;
+	}
 }

@@ -17,10 +17,15 @@
  *
  * The parser takes a buffer and never allocates per line; nothing here
  * does I/O.  Anything it does not recognise makes the whole snapshot
- * invalid (the caller must not act on a half-understood picture).
+ * invalid (the caller must not act on a half-understood picture).  This is
+ * the only reader of these files in advshim: the watcher acts on it and
+ * advshim-ab samples the generations of its memcgs through it.
+ *
+ * Locking: none.  A snapshot belongs to its caller; functions that take a
+ * const snapshot may run concurrently on it.
  */
-#ifndef ADVSHIM_WATCH_LRUGEN_H
-#define ADVSHIM_WATCH_LRUGEN_H
+#ifndef ADVSHIM_COMMON_LRUGEN_H
+#define ADVSHIM_COMMON_LRUGEN_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -80,10 +85,16 @@ struct lrugen_err {
 int lrugen_parse(const char *buf, size_t len, struct lrugen_snap *snap,
 		 struct lrugen_err *err);
 
-/* lrugen_snap_free - release the snapshot's memory (it may be reused). */
+/*
+ * lrugen_snap_free - release the snapshot's memory and zero it (it may be
+ * parsed into again).  Cannot fail.
+ */
 void lrugen_snap_free(struct lrugen_snap *snap);
 
-/* lrugen_path - the path of @m (a NUL-terminated string inside @snap). */
+/*
+ * lrugen_path - the path of @m as lru_gen printed it ("/" for the root), a
+ * NUL-terminated string inside @snap, valid until the next parse or free.
+ */
 static inline const char *lrugen_path(const struct lrugen_snap *snap,
 				      const struct lrugen_memcg *m)
 {
@@ -99,12 +110,15 @@ const struct lrugen_memcg *lrugen_find_path(const struct lrugen_snap *snap,
 					    const char *path,
 					    int *nr_matches);
 
-/* lrugen_find_node - the block of node @nid in @m, or NULL. */
+/* lrugen_find_node - the block of node @nid in @m, or NULL if absent. */
 const struct lrugen_node *lrugen_find_node(const struct lrugen_snap *snap,
 					   const struct lrugen_memcg *m,
 					   int nid);
 
-/* Youngest (max_seq) and oldest shown generation of a node block. */
+/*
+ * lrugen_max_seq, lrugen_youngest_age - seq and age of the youngest
+ * generation (max_seq) of a node block.  A parsed block has >= 2 rows.
+ */
 static inline unsigned long lrugen_max_seq(const struct lrugen_node *n)
 {
 	return n->gens[n->nr_gens - 1].seq;
@@ -115,4 +129,18 @@ static inline unsigned long lrugen_youngest_age(const struct lrugen_node *n)
 	return n->gens[n->nr_gens - 1].age_ms;
 }
 
-#endif /* ADVSHIM_WATCH_LRUGEN_H */
+/* The generations of one memcg over all its node blocks. */
+struct lrugen_span {
+	unsigned long min_seq;	/* smallest oldest shown seq over nodes */
+	unsigned long max_seq;	/* largest max_seq over nodes */
+	int nr_gens;		/* rows of the node that has the most */
+};
+
+/*
+ * lrugen_memcg_span - summarise @m's node blocks into *out.  A parsed
+ * memcg has at least one node block, so this cannot fail.
+ */
+void lrugen_memcg_span(const struct lrugen_snap *snap,
+		       const struct lrugen_memcg *m, struct lrugen_span *out);
+
+#endif /* ADVSHIM_COMMON_LRUGEN_H */
