@@ -230,3 +230,51 @@ Test(lrugen, garbage_lines)
 	lrugen_snap_free(&s);
 }
 
+/* The span advshim-ab samples: the memcg looked up by its exact path. */
+static int span_of(const char *rel, const char *path, struct lrugen_span *g)
+{
+	struct lrugen_snap s;
+	const struct lrugen_memcg *m;
+
+	parse_ok(rel, &s);
+	m = lrugen_find_path(&s, path, NULL);
+	if (m)
+		lrugen_memcg_span(&s, m, g);
+	lrugen_snap_free(&s);
+	return m ? 0 : -1;
+}
+
+Test(lrugen, span_of_ab_memcgs)
+{
+	static const char *const rel = "ab/lru_gen.txt";
+	struct lrugen_span g;
+
+	cr_assert_eq(span_of(rel, "/advshim-ab-123-random", &g), 0);
+	cr_expect_eq(g.min_seq, 5);
+	cr_expect_eq(g.max_seq, 8);
+	cr_expect_eq(g.nr_gens, 4);
+	cr_assert_eq(span_of(rel, "/", &g), 0);
+	cr_expect_eq(g.min_seq, 0);
+	cr_expect_eq(g.max_seq, 3);
+	cr_assert_eq(span_of(rel, "/with space/x y", &g), 0, "paths with spaces");
+	cr_expect_eq(g.min_seq, 11, "smallest oldest seq over nodes");
+	cr_expect_eq(g.max_seq, 14);
+	cr_expect_eq(g.nr_gens, 3);
+	cr_expect_eq(span_of(rel, "/advshim-ab-123", &g), -1, "prefix is not a match");
+	cr_expect_eq(span_of(rel, "/nope", &g), -1);
+}
+
+Test(lrugen, span_of_ab_memcgs_full)
+{
+	static const char *const rel = "ab/lru_gen_full.txt";
+	struct lrugen_span g;
+
+	cr_assert_eq(span_of(rel, "/advshim-ab-9-random", &g), 0);
+	cr_expect_eq(g.min_seq, 9);
+	cr_expect_eq(g.max_seq, 12);
+	cr_expect_eq(g.nr_gens, 4);
+	cr_assert_eq(span_of(rel, "/", &g), 0);
+	cr_expect_eq(g.min_seq, 5);
+	cr_expect_eq(g.max_seq, 6);
+	cr_expect_eq(g.nr_gens, 2);
+}

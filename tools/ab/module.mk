@@ -13,8 +13,10 @@ $(OBJ)/tools/ab/main.o: EXTRA_CFLAGS += -DADVSHIM_LIBDIR='"$(LIBDIR)"' \
 $(AB_BIN): $(AB_OBJS) $(POLICY_LIB) $(COMMON_LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CONFIG_LIBS) -lm
 
-# Unit tests: experiment parser, kernel-text parsers, summaries.
-AB_TEST_SRCS	:= $(sort $(wildcard tests/unit/test_ab*.c))
+# Unit tests: experiment parser, output parsers, summaries (the kernel-text
+# parsers are common/'s: check-common).
+AB_TEST_SRCS	:= tests/unit/test_ab_exp.c tests/unit/test_ab_outparse.c \
+		   tests/unit/test_ab_summary.c
 AB_TEST_OBJS	:= $(AB_TEST_SRCS:%.c=$(OBJ)/%.o)
 AB_UNIT		:= $(BUILD)/tests/test_ab
 $(AB_UNIT): $(AB_TEST_OBJS) $(AB_LIB_OBJS) $(POLICY_LIB) $(COMMON_LIB)
