@@ -227,6 +227,32 @@ static int parse_one(struct load_opts *o, int c, const char *arg)
 	}
 }
 
+/* argv[1]: the mode, or --help.  0, 1 (help shown) or -1 after a message. */
+static int parse_mode(int argc, char **argv, struct load_opts *o)
+{
+	const char *mode;
+
+	if (argc < 2) {
+		fputs(usage_text, stderr);
+		return -1;
+	}
+	mode = argv[1];
+	if (!strcmp(mode, "-h") || !strcmp(mode, "--help")) {
+		fputs(usage_text, stdout);
+		return 1;
+	}
+	if (!strcmp(mode, "random")) {
+		o->mode = LOAD_RANDOM;
+	} else if (!strcmp(mode, "stream")) {
+		o->mode = LOAD_STREAM;
+	} else {
+		fprintf(stderr, "advshim-load: unknown mode '%s' (random or stream; see --help)\n",
+			mode);
+		return -1;
+	}
+	return 0;
+}
+
 int load_parse_args(int argc, char **argv, struct load_opts *o)
 {
 	static const struct option opts[] = {
@@ -248,28 +274,12 @@ int load_parse_args(int argc, char **argv, struct load_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *mode;
-	int c;
+	int c, ret;
 
 	set_defaults(o);
-	if (argc < 2) {
-		fputs(usage_text, stderr);
-		return -1;
-	}
-	mode = argv[1];
-	if (!strcmp(mode, "-h") || !strcmp(mode, "--help")) {
-		fputs(usage_text, stdout);
-		return 1;
-	}
-	if (!strcmp(mode, "random")) {
-		o->mode = LOAD_RANDOM;
-	} else if (!strcmp(mode, "stream")) {
-		o->mode = LOAD_STREAM;
-	} else {
-		fprintf(stderr, "advshim-load: unknown mode '%s' (random or stream; see --help)\n",
-			mode);
-		return -1;
-	}
+	ret = parse_mode(argc, argv, o);
+	if (ret)
+		return ret;
 	optind = 2;
 	while ((c = getopt_long(argc, argv, "+t:k:r:z:a:i:d:v:l:D:b:s:S:jh",
 				opts, NULL)) != -1) {
