@@ -109,8 +109,10 @@ static int start_watcher(struct arm_ctx *c, char *why, size_t size)
 	n = arm_watcher_argv(c, argv, 64);
 	if (n < 0)
 		goto out;
-	if (envv_from_environ(&env))
+	if (envv_from_environ(&env)) {
+		envv_free(&env);
 		goto out;
+	}
 	envv_unset(&env, "LD_PRELOAD");
 	snprintf(c->watch_log, sizeof(c->watch_log), "%s/watch.log", c->dir);
 	/* The watcher observes the memcg from outside: not charged to it. */

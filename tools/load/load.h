@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * load.h - advshim-load internals shared by its modes.
+ *
+ * The option parser and file set-up run before any thread exists; the
+ * modes start their own threads, which share nothing but what load_random
+ * documents; now_ns() and majflt_self() may be called from any thread.
  */
 #ifndef ADVSHIM_LOAD_LOAD_H
 #define ADVSHIM_LOAD_LOAD_H
@@ -58,17 +62,22 @@ int parse_size(const char *s, uint64_t *out);
 int load_open_file(const char *path, uint64_t size, uint64_t seed,
 		   uint64_t *st_size);
 
-/* now_ns - CLOCK_MONOTONIC in nanoseconds. */
+/* now_ns - CLOCK_MONOTONIC in nanoseconds.  Cannot fail. */
 uint64_t now_ns(void);
 
-/* majflt_self - major faults of this process so far (getrusage). */
+/* majflt_self - major faults of this process so far (getrusage); 0 if unknown. */
 uint64_t majflt_self(void);
 
-/* load_random / load_stream - run a mode; return the exit status. */
+/*
+ * load_random / load_stream - run a mode until its end (duration, loops)
+ * or SIGINT/SIGTERM, printing TSV (or JSON) to stdout.  Return the exit
+ * status: 0, 1 after an I/O or set-up error (said on stderr), 2 for an
+ * argument that only the opened file shows to be wrong.
+ */
 int load_random(const struct load_opts *o);
 int load_stream(const struct load_opts *o);
 
-/* advice_name - "none", "normal", "random" or "sequential". */
+/* advice_name - "none", "normal", "random" or "sequential" (static). */
 const char *advice_name(enum load_advice a);
 
 #endif /* ADVSHIM_LOAD_LOAD_H */
