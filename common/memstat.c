@@ -5,6 +5,7 @@
  */
 #include "common/memstat.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "common/decimal.h"
@@ -98,41 +99,30 @@ static int take_line(const char *p, const char *lend,
 	return 0;
 }
 
-static void store(struct memstat *out, enum field f, const struct pick *pk)
+/* Where each field's value and has_ flag live in struct memstat. */
+static const struct {
+	size_t val, has;
+} slots[NR_FIELDS] = {
+#define SLOT(f, v, h) [f] = { offsetof(struct memstat, v), \
+			      offsetof(struct memstat, h) }
+	SLOT(F_PGMAJFAULT, pgmajfault, has_pgmajfault),
+	SLOT(F_REFAULT, refault_file, has_refault),
+	SLOT(F_ACTIVATE, activate_file, has_activate),
+	SLOT(F_FILE, file_bytes, has_file),
+	SLOT(F_ANON, anon_bytes, has_anon),
+	SLOT(F_ACTIVE_FILE, active_file_bytes, has_active_file),
+	SLOT(F_INACTIVE_FILE, inactive_file_bytes, has_inactive_file),
+#undef SLOT
+};
+
+static void store(struct memstat *out, int f, const struct pick *pk)
 {
-	switch (f) {
-	case F_PGMAJFAULT:
-		out->has_pgmajfault = true;
-		out->pgmajfault = pk->val;
-		break;
-	case F_REFAULT:
-		out->has_refault = true;
-		out->refault_file = pk->val;
+	char *base = (char *)out;
+
+	*(uint64_t *)(base + slots[f].val) = pk->val;
+	*(bool *)(base + slots[f].has) = true;
+	if (f == F_REFAULT)
 		out->refault_key = keys[pk->key].name;
-		break;
-	case F_ACTIVATE:
-		out->has_activate = true;
-		out->activate_file = pk->val;
-		break;
-	case F_FILE:
-		out->has_file = true;
-		out->file_bytes = pk->val;
-		break;
-	case F_ANON:
-		out->has_anon = true;
-		out->anon_bytes = pk->val;
-		break;
-	case F_ACTIVE_FILE:
-		out->has_active_file = true;
-		out->active_file_bytes = pk->val;
-		break;
-	case F_INACTIVE_FILE:
-		out->has_inactive_file = true;
-		out->inactive_file_bytes = pk->val;
-		break;
-	case NR_FIELDS:
-		break;
-	}
 }
 
 int memstat_parse(const char *buf, size_t len, struct memstat *out)
@@ -157,6 +147,6 @@ int memstat_parse(const char *buf, size_t len, struct memstat *out)
 	}
 	for (f = 0; f < NR_FIELDS; f++)
 		if (picks[f][out->v1].rank != NOT_SEEN)
-			store(out, (enum field)f, &picks[f][out->v1]);
+			store(out, f, &picks[f][out->v1]);
 	return 0;
 }

@@ -116,15 +116,17 @@ static int parse_double(const char *opt, const char *s, double *out)
 	return 0;
 }
 
+static const char *const advice_names[] = {
+	[ADVICE_NONE] = "none", [ADVICE_NORMAL] = "normal",
+	[ADVICE_RANDOM] = "random", [ADVICE_SEQUENTIAL] = "sequential",
+};
+
+#define NR_ADVICE (sizeof(advice_names) / sizeof(advice_names[0]))
+
 static int parse_advice(const char *s, enum load_advice *a)
 {
-	static const char *const names[] = {
-		[ADVICE_NONE] = "none", [ADVICE_NORMAL] = "normal",
-		[ADVICE_RANDOM] = "random", [ADVICE_SEQUENTIAL] = "sequential",
-	};
-
-	for (unsigned int i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(s, names[i])) {
+	for (unsigned int i = 0; i < NR_ADVICE; i++) {
+		if (!strcmp(s, advice_names[i])) {
 			*a = (enum load_advice)i;
 			return 0;
 		}
@@ -134,12 +136,7 @@ static int parse_advice(const char *s, enum load_advice *a)
 
 const char *advice_name(enum load_advice a)
 {
-	switch (a) {
-	case ADVICE_NORMAL: return "normal";
-	case ADVICE_RANDOM: return "random";
-	case ADVICE_SEQUENTIAL: return "sequential";
-	default: return "none";
-	}
+	return (unsigned int)a < NR_ADVICE ? advice_names[a] : "none";
 }
 
 static int parse_sz(const char *opt, const char *s, uint64_t min, uint64_t *out)
