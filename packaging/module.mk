@@ -225,9 +225,10 @@ check-dist:
 # plain build of the same test program (a sanitized one would need its
 # runtime preloaded ahead of the package's library).
 PKG_ADVPROG_PLAIN := $(BUILD)/tests/packaging/advprog-plain
-$(PKG_ADVPROG_PLAIN): tests/integration/shim/advprog.c tests/integration/shim/vmflags.h
+$(PKG_ADVPROG_PLAIN): tests/integration/shim/advprog.c tests/integration/shim/vmflags.h \
+		      common/smaps.c common/smaps.h
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(CPPFLAGS) -o $@ $< $(LDFLAGS) -ldl -lpthread
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(CPPFLAGS) -o $@ $< common/smaps.c $(LDFLAGS) -ldl -lpthread
 
 check-deb: $(PKG_ADVPROG_PLAIN)
 	@sh $(PKG_TEST_DIR)/check-deb.sh "$(MAKE) --no-print-directory" $(BUILD) $(PKG_ADVPROG_PLAIN)

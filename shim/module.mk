@@ -58,7 +58,7 @@ SHIM_IT_PROGS	:= $(SHIM_IT)/advprog $(SHIM_IT)/errprog $(SHIM_IT)/earlyprog \
 		   $(SHIM_IT)/libearly.so $(SHIM_IT)/libwrapnext.so
 TARGETS		+= $(SHIM_IT_PROGS)
 
-$(SHIM_IT)/advprog: $(OBJ)/tests/integration/shim/advprog.o
+$(SHIM_IT)/advprog: $(OBJ)/tests/integration/shim/advprog.o $(OBJ)/common/smaps.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -ldl -lpthread
 
@@ -66,7 +66,7 @@ $(SHIM_IT)/errprog: $(OBJ)/tests/integration/shim/errprog.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -ldl
 
-$(SHIM_IT)/libearly.so: $(OBJ)/tests/integration/shim/early.o
+$(SHIM_IT)/libearly.so: $(OBJ)/tests/integration/shim/early.o $(OBJ)/common/smaps.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -shared -o $@ $^
 

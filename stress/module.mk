@@ -23,7 +23,7 @@ REMAP_WIN_LIB	:= $(BUILD)/stress/libadvshim-remapwindow.so
 TARGETS		+= $(STRESS_BIN) $(FORK_LOCK_BIN) $(REMAP_RACE_BIN) \
 		   $(REMAP_WIN_BIN) $(REMAP_WIN_LIB)
 
-$(STRESS_BIN): $(OBJ)/stress/stress.o
+$(STRESS_BIN): $(OBJ)/stress/stress.o $(OBJ)/common/smaps.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread -ldl
 
@@ -31,12 +31,12 @@ $(FORK_LOCK_BIN): $(OBJ)/stress/fork_lock.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread
 
-$(REMAP_RACE_BIN): $(OBJ)/stress/remap_race.o
+$(REMAP_RACE_BIN): $(OBJ)/stress/remap_race.o $(OBJ)/common/smaps.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread
 
 # -rdynamic: the preloaded library finds remap_window_hook by dlsym.
-$(REMAP_WIN_BIN): $(OBJ)/stress/remap_window.o
+$(REMAP_WIN_BIN): $(OBJ)/stress/remap_window.o $(OBJ)/common/smaps.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -rdynamic -o $@ $^ -ldl
 
@@ -87,7 +87,7 @@ FAULT_MALLOC	:= $(BUILD)/tests/fault/libadvshim-failmalloc.so
 FAULT_WATCH	:= $(BUILD)/tests/fault/libadvshim-watchfault.so
 TARGETS		+= $(FAULT_CALLS) $(FAULT_MALLOC) $(FAULT_WATCH)
 
-$(FAULT_CALLS): $(OBJ)/tests/fault/calls.o
+$(FAULT_CALLS): $(OBJ)/tests/fault/calls.o $(OBJ)/common/smaps.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -ldl
 

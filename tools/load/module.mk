@@ -22,9 +22,10 @@ $(LOAD_UNIT): $(OBJ)/tests/unit/test_load_zipf.o $(OBJ)/tests/unit/test_load_his
 CHECK_TARGETS	+= check-load
 # Criterion's boxfort arena cannot be mapped under TSan: with
 # SANITIZER=thread only the (threaded) binary is tested, and that is said.
-check-load: $(LOAD_UNIT) $(LOAD_BIN)
+# The integration test reads VmFlags through `advshim inspect`.
+check-load: $(LOAD_UNIT) $(LOAD_BIN) $(BUILD)/advshim
 	@case "$(SANITIZER)" in *thread*) \
 		echo "check-load: criterion cannot run under TSan; unit tests SKIPPED" >&2 ;; \
 	*) $(LOAD_UNIT) --jobs 1 ;; esac
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 TSAN_OPTIONS=halt_on_error=1 \
-		sh tests/integration/ab/test_load.sh $(LOAD_BIN)
+		sh tests/integration/ab/test_load.sh $(LOAD_BIN) $(BUILD)/advshim
