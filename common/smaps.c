@@ -37,8 +37,9 @@ static const char *expect_ch(const char *p, const char *end, char ch)
 }
 
 /* "START-END PERM OFFSET MAJ:MIN INODE[ NAME]" */
-static int parse_header(const char *p, const char *end, struct smaps_vma *v)
+int smaps_header(const char *line, size_t len, struct smaps_vma *v)
 {
+	const char *p = line, *end = line + len;
 	uint64_t dev;
 	int i;
 
@@ -139,7 +140,8 @@ int smaps_next(struct smaps_cursor *c, struct smaps_vma *vma)
 
 	if (c->p >= c->end)
 		return 0;
-	if (next_line(c, &line, &lend) || parse_header(line, lend, vma))
+	if (next_line(c, &line, &lend) ||
+	    smaps_header(line, (size_t)(lend - line), vma))
 		return -1;
 	while (c->p < c->end && !is_hex(*c->p)) {
 		if (next_line(c, &line, &lend) || line == lend ||

@@ -55,6 +55,14 @@ void smaps_begin(struct smaps_cursor *c, const char *buf, size_t len);
  */
 int smaps_next(struct smaps_cursor *c, struct smaps_vma *vma);
 
+/*
+ * smaps_header - parse one mapping header line ("START-END PERMS OFFSET
+ * MAJ:MIN INODE[ NAME]", without its newline: @len bytes at @line) into
+ * *vma, for readers that stream /proc/PID/maps line by line through a
+ * small buffer.  Returns 0, or -1 when the line is not a header.
+ */
+int smaps_header(const char *line, size_t len, struct smaps_vma *vma);
+
 /* smaps_has_flag - is the two-letter @flag ("rr") in @vma's VmFlags? */
 bool smaps_has_flag(const struct smaps_vma *vma, const char *flag);
 

@@ -94,6 +94,20 @@ Test(smaps, anonymous_and_maps_lines)
 	cr_expect_not(smaps_has_flag(&v, "rr"));
 }
 
+Test(smaps, one_header_line)
+{
+	static const char line[] = "7f9e2c9a9000-7f9e2c9aa000 r--p 00000000 fe:00 325835"
+				   "                     /usr/lib/ld.so.2";
+	struct smaps_vma v;
+
+	cr_assert_eq(smaps_header(line, sizeof(line) - 1, &v), 0);
+	cr_expect_eq(v.start, 0x7f9e2c9a9000ull);
+	cr_expect_eq(v.inode, 325835);
+	cr_expect(smaps_path_is(&v, "/usr/lib/ld.so.2"));
+	cr_expect_eq(smaps_header(line, 20, &v), -1, "cut short");
+	cr_expect_eq(smaps_header("VmFlags: rd", 11, &v), -1);
+}
+
 Test(smaps, strict_lines)
 {
 	static const char *const bad[] = {
