@@ -8,6 +8,16 @@
 #include <stdio.h>
 #include <string.h>
 
+char *conf_error_text(char *buf, size_t size, const char *file, int line,
+		      const char *msg)
+{
+	if (line > 0)
+		snprintf(buf, size, "%s:%d: %s", file, line, msg);
+	else
+		snprintf(buf, size, "%s: %s", file, msg);
+	return buf;
+}
+
 int conf_line(const config_setting_t *s)
 {
 	for (; s; s = config_setting_parent(s))

@@ -51,6 +51,13 @@ struct conf_ctx {
 	.msg_size = sizeof((err)->msg) }
 
 /*
+ * conf_error_text - "FILE:LINE: MSG", or "FILE: MSG" when @line is 0 (no
+ * line applies), into @buf (@size bytes, truncated).  Returns @buf.
+ */
+char *conf_error_text(char *buf, size_t size, const char *file, int line,
+		      const char *msg);
+
+/*
  * conf_line - the source line of @s, or of its nearest enclosing setting
  * that has one; 1 when none has (or @s is NULL).  Never 0.
  */
