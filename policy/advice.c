@@ -76,24 +76,25 @@ bool adv_family_has(enum adv_family family, enum adv_kind kind)
 	return family == ADV_FAMILY_MADVISE || family == ADV_FAMILY_FADVISE;
 }
 
-enum adv_kind adv_from_madvise(int advice)
+/* kind_of - the kind whose value in one family (@fadv or not) is @advice. */
+static enum adv_kind kind_of(int advice, bool fadv)
 {
 	int k;
 
 	for (k = 0; advice >= 0 && k < ADV_NR_KINDS; k++)
-		if (kind_values[k].madv == advice)
+		if ((fadv ? kind_values[k].fadv : kind_values[k].madv) == advice)
 			return (enum adv_kind)k;
 	return ADV_OTHER;
 }
 
+enum adv_kind adv_from_madvise(int advice)
+{
+	return kind_of(advice, false);
+}
+
 enum adv_kind adv_from_fadvise(int advice)
 {
-	int k;
-
-	for (k = 0; advice >= 0 && k < ADV_NR_KINDS; k++)
-		if (kind_values[k].fadv == advice)
-			return (enum adv_kind)k;
-	return ADV_OTHER;
+	return kind_of(advice, true);
 }
 
 int adv_to_madvise(enum adv_kind kind)

@@ -6,6 +6,7 @@
 #include "tools/watch/watch_opts.h"
 
 #include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,31 +23,35 @@ struct fixed_opt {
 	const char *name;
 	const char *metavar;	/* NULL: no argument */
 	int val;
+	size_t dest;		/* the const char * it sets, or NO_DEST */
 	const char *help;
 };
 
+#define DEST(f) offsetof(struct watch_opts, f)
+#define NO_DEST ((size_t)-1)
+
 /* Listed before the settings in --help ... */
 static const struct fixed_opt head_opts[] = {
-	{ "config", "FILE", O_CONFIG,
+	{ "config", "FILE", O_CONFIG, DEST(config),
 	  "read the `watch` group of an advshim policy" },
-	{ "once", NULL, O_ONCE, "one poll, then exit" },
+	{ "once", NULL, O_ONCE, NO_DEST, "one poll, then exit" },
 };
 
 /* ... and after them. */
 static const struct fixed_opt tail_opts[] = {
-	{ "log-format", "text|json", O_LOGFMT,
+	{ "log-format", "text|json", O_LOGFMT, NO_DEST,
 	  "decision log on stdout (text)" },
-	{ "metrics-file", "PATH", O_METRICS,
+	{ "metrics-file", "PATH", O_METRICS, DEST(metrics),
 	  "Prometheus textfile, replaced each poll" },
-	{ "debugfs-root", "DIR", O_DEBUGFS,
+	{ "debugfs-root", "DIR", O_DEBUGFS, DEST(debugfs),
 	  "directory holding lru_gen (/sys/kernel/debug); giving it also "
 	  "lifts the root requirement" },
-	{ "sysfs-root", "DIR", O_SYSFS, "sysfs root (/sys)" },
-	{ "cgroup-root", "DIR", O_CGROOT,
+	{ "sysfs-root", "DIR", O_SYSFS, DEST(sysfs), "sysfs root (/sys)" },
+	{ "cgroup-root", "DIR", O_CGROOT, DEST(cgroup_root),
 	  "cgroup mount (/sys/fs/cgroup; v1: DIR/memory)" },
-	{ "kernel", "X.Y", O_KERNEL,
+	{ "kernel", "X.Y", O_KERNEL, DEST(kernel),
 	  "use this kernel's write rules (default: uname)" },
-	{ "version", NULL, O_VERSION, "the version" },
+	{ "version", NULL, O_VERSION, NO_DEST, "the version" },
 };
 
 #define NR(a) (sizeof(a) / sizeof((a)[0]))
@@ -183,36 +188,38 @@ static int take_format(struct watch_opts *o, const char *arg)
 	return -1;
 }
 
+/* fixed_dest - where fixed option @c stores its argument, or NO_DEST. */
+static size_t fixed_dest(int c)
+{
+	size_t i;
+
+	for (i = 0; i < NR(head_opts); i++)
+		if (head_opts[i].val == c)
+			return head_opts[i].dest;
+	for (i = 0; i < NR(tail_opts); i++)
+		if (tail_opts[i].val == c)
+			return tail_opts[i].dest;
+	return NO_DEST;
+}
+
 /* take_opt - one option; 0 ok, -1 bad (said), 1 exit 0 (help/version). */
 static int take_opt(struct watch_opts *o, int c, char *arg)
 {
+	size_t dest = fixed_dest(c);
+
 	if (c >= O_SETTING && c < O_SETTING + (int)watch_nr_settings)
 		return take_setting(o, (size_t)(c - O_SETTING), arg);
-	switch (c) {
-	case O_CONFIG:
-		o->config = arg;
+	if (dest != NO_DEST) {
+		*(const char **)((char *)o + dest) = arg;
+		o->debugfs_given |= c == O_DEBUGFS;
 		return 0;
+	}
+	switch (c) {
 	case O_ONCE:
 		o->once = true;
 		return 0;
 	case O_LOGFMT:
 		return take_format(o, arg);
-	case O_METRICS:
-		o->metrics = arg;
-		return 0;
-	case O_DEBUGFS:
-		o->debugfs = arg;
-		o->debugfs_given = true;
-		return 0;
-	case O_SYSFS:
-		o->sysfs = arg;
-		return 0;
-	case O_CGROOT:
-		o->cgroup_root = arg;
-		return 0;
-	case O_KERNEL:
-		o->kernel = arg;
-		return 0;
 	case O_VERSION:
 		printf("advshim-watch %s\n", ADVSHIM_VERSION);
 		return 1;
