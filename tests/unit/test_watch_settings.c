@@ -6,6 +6,7 @@
  * later is tested without a new test.
  */
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,6 +246,31 @@ Test(watch_settings, help_lists_every_option)
 	}
 	cr_expect(strstr(out, "(expected") == NULL);
 	free(out);
+}
+
+/* An ENUM row (none ships yet): stored as an index, named in text. */
+Test(watch_settings, enum_rows)
+{
+	static const char *const names[] = { "spaced", "drain", NULL };
+	const struct watch_setting s = {
+		"mode", NULL, WSET_ENUM, WSET_FIELD(interval_ms), .def = 0,
+		.names = names, .help = "how", .doc = "How.",
+	};
+	struct watch_conf c = { 0 };
+	char why[128], buf[32];
+
+	cr_assert_eq(wset_parse(&s, &c, "drain", "--mode", why, sizeof(why)),
+		     0, "%s", why);
+	cr_expect_eq(c.interval_ms, 1);
+	cr_expect_eq(wset_get(&s, &c), 1);
+	cr_expect_str_eq(wset_format(&s, &c, buf, sizeof(buf)), "\"drain\"");
+	cr_expect_eq(wset_parse(&s, &c, "x", "--mode", why, sizeof(why)), -1);
+	cr_expect_str_eq(why, "--mode: unknown value \"x\" (expected spaced, "
+			 "drain)");
+	cr_expect_eq(wset_set(&s, &c, 2, "mode", why, sizeof(why)), -1);
+	cr_expect_eq(c.interval_ms, 1);
+	cr_expect_str_eq(wset_metavar(&s, buf, sizeof(buf)), "spaced|drain");
+	cr_expect_str_eq(wset_format_default(&s, buf, sizeof(buf)), "spaced");
 }
 
 /* Errors inside the group point at a line of the file, never 0. */
