@@ -27,7 +27,8 @@ FUZZ_CFLAGS	:= $(BASE_CFLAGS) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link
 FUZZ_LDFLAGS	:= $(FUZZ_SAN) -fsanitize=fuzzer
 
 # Project sources per target (paths from the repo root).
-FUZZ_POLICY_SRCS := $(sort $(wildcard policy/*.c)) common/readfile.c
+FUZZ_POLICY_SRCS := $(sort $(wildcard policy/*.c)) common/readfile.c \
+		    common/confcheck.c
 FUZZ_SRCS_fuzz_policy_parse := fuzz/fuzz_policy_parse.c $(FUZZ_POLICY_SRCS)
 FUZZ_SRCS_fuzz_policy_match := fuzz/fuzz_policy_match.c $(FUZZ_POLICY_SRCS)
 FUZZ_SRCS_fuzz_maptable	:= fuzz/fuzz_maptable.c shim/maptable.c \

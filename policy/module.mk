@@ -1,7 +1,9 @@
 # policy/: config parsing, glob matching, advice names (libadvpolicy.a).
 # Linked into libadvshim.so and the tools; needs $(CONFIG_LIBS).
 POLICY_SRCS	:= $(wildcard policy/*.c)
-POLICY_OBJS	:= $(POLICY_SRCS:%.c=$(OBJ)/%.o)
+# The libconfig checks the parser reports through (common/confcheck.c) go
+# into the archive too: libadvshim.so links this archive alone.
+POLICY_OBJS	:= $(POLICY_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/common/confcheck.o
 POLICY_LIB	:= $(BUILD)/libadvpolicy.a
 
 $(POLICY_LIB): $(POLICY_OBJS)

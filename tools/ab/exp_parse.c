@@ -9,20 +9,22 @@
 #include <errno.h>
 #include <libconfig.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/confcheck.h"
 #include "common/readfile.h"
 #include "policy/policy.h"
 #include "tools/ab/exp.h"
 
 struct parser {
-	const char *name;
-	struct exp_error *err;
+	struct conf_ctx cc;		/* errors go to the caller's exp_error */
 	struct experiment *e;
 };
+
+/* perr - report at setting @s (NULL: line 1) and evaluate to -1. */
+#define perr(ps, s, ...) conf_err(&(ps)->cc, (s), __VA_ARGS__)
 
 #define TOP_KEYS "version, name, description, limit_mib, duration_s, interval_ms, " \
 	"dir, print_every, baseline_s, recover_pct, settle_majflt_s, " \
@@ -34,66 +36,12 @@ struct parser {
 #define OV_KEYS "workload, command, shim, policy, policy_text, env"
 #define WATCH_KEYS "enabled, interval_ms, persist, dry_run, args, command"
 
-static int line_of(const config_setting_t *s)
+/* kname - "@what@key" (what ends in ": " or is empty) for messages. */
+static const char *kname(char *buf, size_t size, const char *what,
+			 const char *key)
 {
-	int line = s ? (int)config_setting_source_line(s) : 0;
-
-	return line > 0 ? line : 1;
-}
-
-__attribute__((format(printf, 3, 4)))
-static int perr(struct parser *ps, const config_setting_t *s,
-		const char *fmt, ...)
-{
-	va_list ap;
-
-	snprintf(ps->err->file, sizeof(ps->err->file), "%s", ps->name);
-	ps->err->line = line_of(s);
-	va_start(ap, fmt);
-	vsnprintf(ps->err->msg, sizeof(ps->err->msg), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static const char *type_name(const config_setting_t *s)
-{
-	switch (config_setting_type(s)) {
-	case CONFIG_TYPE_GROUP: return "a group { ... }";
-	case CONFIG_TYPE_INT:
-	case CONFIG_TYPE_INT64: return "an integer";
-	case CONFIG_TYPE_FLOAT: return "a number";
-	case CONFIG_TYPE_STRING: return "a string";
-	case CONFIG_TYPE_BOOL: return "a boolean";
-	case CONFIG_TYPE_ARRAY: return "an array [ ... ]";
-	case CONFIG_TYPE_LIST: return "a list ( ... )";
-	default: return "nothing";
-	}
-}
-
-/* Every member of group @g must be named in the comma list @keys. */
-static int check_keys(struct parser *ps, const config_setting_t *g,
-		      const char *what, const char *keys)
-{
-	for (int i = 0; i < config_setting_length(g); i++) {
-		const config_setting_t *m = config_setting_get_elem(g, (unsigned int)i);
-		const char *n = config_setting_name(m);
-		size_t len = strlen(n);
-		const char *p = keys;
-		bool found = false;
-
-		while ((p = strstr(p, n))) {
-			if ((p == keys || p[-1] == ' ') &&
-			    (p[len] == ',' || p[len] == '\0')) {
-				found = true;
-				break;
-			}
-			p += len;
-		}
-		if (!found)
-			return perr(ps, m, "%sunknown key \"%s\" (expected one of: %s)",
-				    what, n, keys);
-	}
-	return 0;
+	snprintf(buf, size, "%s%s", what, key);
+	return buf;
 }
 
 static int dupstr(struct parser *ps, const config_setting_t *s,
@@ -110,78 +58,61 @@ static int get_str(struct parser *ps, const config_setting_t *g,
 {
 	config_setting_t *s = config_setting_get_member(g, key);
 	const char *v;
+	char name[128];
 
 	if (!s)
 		return required ? perr(ps, g, "%s\"%s\" is required", what, key) : 0;
-	if (config_setting_type(s) != CONFIG_TYPE_STRING)
-		return perr(ps, s, "%s\"%s\" must be a string, not %s", what,
-			    key, type_name(s));
-	v = config_setting_get_string(s);
+	v = conf_get_string(&ps->cc, s, kname(name, sizeof(name), what, key));
+	if (!v)
+		return -1;
 	if (!*v)
 		return perr(ps, s, "%s\"%s\" must not be empty", what, key);
 	return dupstr(ps, s, v, out);
 }
 
+/* An optional number member @key of @g in [@min, @max]. */
 static int get_num(struct parser *ps, const config_setting_t *g,
 		   const char *what, const char *key, double min, double max,
 		   double *out)
 {
 	config_setting_t *s = config_setting_get_member(g, key);
-	double v;
+	char name[128];
 
-	if (!s)
-		return 0;
-	switch (config_setting_type(s)) {
-	case CONFIG_TYPE_INT:
-	case CONFIG_TYPE_INT64:
-		v = (double)config_setting_get_int64(s);
-		break;
-	case CONFIG_TYPE_FLOAT:
-		v = config_setting_get_float(s);
-		break;
-	default:
-		return perr(ps, s, "%s\"%s\" must be a number, not %s", what,
-			    key, type_name(s));
-	}
-	if (!isfinite(v) || v < min || v > max)
-		return perr(ps, s, "%s\"%s\" = %g is out of range (%g..%g)",
-			    what, key, v, min, max);
-	*out = v;
-	return 0;
+	return s ? conf_get_num(&ps->cc, s, kname(name, sizeof(name), what, key),
+				min, max, out) : 0;
 }
 
+/* An optional integer member @key of @g in [@min, @max]. */
 static int get_uint(struct parser *ps, const config_setting_t *g,
 		    const char *what, const char *key, unsigned int min,
 		    unsigned int max, unsigned int *out)
 {
 	config_setting_t *s = config_setting_get_member(g, key);
+	char name[128];
 	long long v;
 
 	if (!s)
 		return 0;
-	if (config_setting_type(s) != CONFIG_TYPE_INT &&
-	    config_setting_type(s) != CONFIG_TYPE_INT64)
-		return perr(ps, s, "%s\"%s\" must be an integer, not %s", what,
-			    key, type_name(s));
-	v = config_setting_get_int64(s);
-	if (v < min || v > max)
-		return perr(ps, s, "%s\"%s\" = %lld is out of range (%u..%u)",
-			    what, key, v, min, max);
+	if (conf_get_int(&ps->cc, s, kname(name, sizeof(name), what, key),
+			 min, max, &v))
+		return -1;
 	*out = (unsigned int)v;
 	return 0;
 }
 
+/* An optional boolean member @key of @g, as 0 or 1. */
 static int get_bool(struct parser *ps, const config_setting_t *g,
 		    const char *what, const char *key, int *out)
 {
 	config_setting_t *s = config_setting_get_member(g, key);
+	char name[128];
+	bool v;
 
 	if (!s)
 		return 0;
-	if (config_setting_type(s) != CONFIG_TYPE_BOOL)
-		return perr(ps, s, "%s\"%s\" must be true or false, not %s",
-			    what, key, type_name(s));
-	*out = config_setting_get_bool(s);
+	if (conf_get_bool(&ps->cc, s, kname(name, sizeof(name), what, key), &v))
+		return -1;
+	*out = v;
 	return 0;
 }
 
@@ -200,14 +131,16 @@ static int get_strv(struct parser *ps, const config_setting_t *g,
 		    char ***out, size_t *n)
 {
 	config_setting_t *s = config_setting_get_member(g, key);
+	char name[160];
 	int len;
 
 	if (!s)
 		return 0;
+	kname(name, sizeof(name), what, key);
 	if (config_setting_type(s) != CONFIG_TYPE_ARRAY &&
 	    config_setting_type(s) != CONFIG_TYPE_LIST)
-		return perr(ps, s, "%s\"%s\" must be an array of strings [ \"...\" ], not %s",
-			    what, key, type_name(s));
+		return conf_type_err(&ps->cc, s, name,
+				     "an array of strings [ \"...\" ]");
 	len = config_setting_length(s);
 	if (nonempty && len == 0)
 		return perr(ps, s, "%s\"%s\" must not be empty", what, key);
@@ -218,11 +151,13 @@ static int get_strv(struct parser *ps, const config_setting_t *g,
 		return perr(ps, s, "out of memory");
 	for (int i = 0; i < len; i++) {
 		config_setting_t *m = config_setting_get_elem(s, (unsigned int)i);
+		const char *v;
 
-		if (config_setting_type(m) != CONFIG_TYPE_STRING)
-			return perr(ps, m, "%s\"%s\": element %d must be a string, not %s",
-				    what, key, i + 1, type_name(m));
-		(*out)[i] = strdup(config_setting_get_string(m));
+		snprintf(name, sizeof(name), "%s%s: element %d", what, key, i + 1);
+		v = conf_get_string(&ps->cc, m, name);
+		if (!v)
+			return -1;
+		(*out)[i] = strdup(v);
 		if (!(*out)[i])
 			return perr(ps, m, "out of memory");
 		*n = (size_t)i + 1;
@@ -235,21 +170,22 @@ static int get_list(struct parser *ps, const config_setting_t *g,
 		    const char *key, bool required, config_setting_t **out)
 {
 	config_setting_t *s = config_setting_get_member(g, key);
+	char name[64];
 
 	*out = s;
 	if (!s)
 		return required ? perr(ps, g, "\"%s\" is required", key) : 0;
 	if (config_setting_type(s) != CONFIG_TYPE_LIST)
-		return perr(ps, s, "\"%s\" must be a list of groups ( { ... }, ... ), not %s",
-			    key, type_name(s));
+		return conf_type_err(&ps->cc, s, key,
+				     "a list of groups ( { ... }, ... )");
 	if (required && config_setting_length(s) == 0)
 		return perr(ps, s, "\"%s\" must not be empty", key);
 	for (int i = 0; i < config_setting_length(s); i++) {
 		config_setting_t *m = config_setting_get_elem(s, (unsigned int)i);
 
+		snprintf(name, sizeof(name), "%s: element %d", key, i + 1);
 		if (config_setting_type(m) != CONFIG_TYPE_GROUP)
-			return perr(ps, m, "%s: element %d must be a group { ... }, not %s",
-				    key, i + 1, type_name(m));
+			return conf_type_err(&ps->cc, m, name, "a group { ... }");
 	}
 	return config_setting_length(s);
 }
@@ -304,9 +240,9 @@ static int parse_files(struct parser *ps, const config_setting_t *root)
 		char what[64];
 
 		ps->e->nfiles = (size_t)i + 1;
-		f->line = line_of(g);
+		f->line = conf_line(g);
 		snprintf(what, sizeof(what), "files[%d]: ", i + 1);
-		if (check_keys(ps, g, what, FILE_KEYS) ||
+		if (conf_check_keys(&ps->cc, g, what, FILE_KEYS) ||
 		    get_str(ps, g, what, "name", true, &f->name) ||
 		    check_name(ps, g, what, f->name) ||
 		    get_str(ps, g, what, "path", true, &f->path) ||
@@ -366,9 +302,9 @@ static int parse_workloads(struct parser *ps, const config_setting_t *root)
 		char what[64];
 
 		ps->e->nwl = (size_t)i + 1;
-		w->line = line_of(g);
+		w->line = conf_line(g);
 		snprintf(what, sizeof(what), "workloads[%d]: ", i + 1);
-		if (check_keys(ps, g, what, WL_KEYS) ||
+		if (conf_check_keys(&ps->cc, g, what, WL_KEYS) ||
 		    get_str(ps, g, what, "name", true, &w->name) ||
 		    check_name(ps, g, what, w->name) ||
 		    get_strv(ps, g, what, "command", true, &w->argv, &w->argc) ||
@@ -414,9 +350,9 @@ static int parse_event(struct parser *ps, const config_setting_t *root)
 	if (!g)
 		return 0;
 	if (config_setting_type(g) != CONFIG_TYPE_GROUP)
-		return perr(ps, g, "\"event\" must be a group { workload = \"...\"; }, not %s",
-			    type_name(g));
-	if (check_keys(ps, g, "event: ", EVENT_KEYS) ||
+		return conf_type_err(&ps->cc, g, "event",
+				     "a group { workload = \"...\"; }");
+	if (conf_check_keys(&ps->cc, g, "event: ", EVENT_KEYS) ||
 	    get_str(ps, g, "event: ", "workload", true, &wl))
 		return -1;
 	ps->e->event_wl = exp_find_workload(ps->e, wl);
@@ -485,10 +421,10 @@ static int parse_watcher(struct parser *ps, const config_setting_t *arm,
 		return 0;
 	}
 	if (config_setting_type(g) != CONFIG_TYPE_GROUP)
-		return perr(ps, g, "%s\"watcher\" must be true, false or a group { ... }, not %s",
-			    what, type_name(g));
+		return conf_type_err(&ps->cc, g, kname(wh, sizeof(wh), what, "watcher"),
+				     "true, false or a group { ... }");
 	snprintf(wh, sizeof(wh), "%swatcher: ", what);
-	if (check_keys(ps, g, wh, WATCH_KEYS) ||
+	if (conf_check_keys(&ps->cc, g, wh, WATCH_KEYS) ||
 	    get_bool(ps, g, wh, "enabled", &en) ||
 	    get_uint(ps, g, wh, "interval_ms", 10, 3600000, &w->interval_ms) ||
 	    get_uint(ps, g, wh, "persist", 1, 1000, &w->persist) ||
@@ -540,9 +476,9 @@ static int parse_overrides(struct parser *ps, const config_setting_t *arm,
 		char wh[128];
 
 		a->nov = (size_t)i + 1;
-		o->line = line_of(g);
+		o->line = conf_line(g);
 		snprintf(wh, sizeof(wh), "%sworkloads[%d]: ", what, i + 1);
-		if (check_keys(ps, g, wh, OV_KEYS) ||
+		if (conf_check_keys(&ps->cc, g, wh, OV_KEYS) ||
 		    get_str(ps, g, wh, "workload", true, &o->workload))
 			return -1;
 		o->wl = exp_find_workload(ps->e, o->workload);
@@ -568,6 +504,7 @@ static int parse_lru_gen(struct parser *ps, const config_setting_t *g,
 			 const char *what, int *out)
 {
 	config_setting_t *s = config_setting_get_member(g, "lru_gen");
+	char name[128];
 	const char *v;
 
 	*out = -1;
@@ -584,7 +521,11 @@ static int parse_lru_gen(struct parser *ps, const config_setting_t *g,
 			return 0;
 		}
 	}
-	return perr(ps, s, "%s\"lru_gen\" must be true/false or \"y\"/\"n\"", what);
+	if (config_setting_type(s) == CONFIG_TYPE_STRING)
+		return perr(ps, s, "%slru_gen: expected true, false, \"y\" or "
+			    "\"n\", got \"%s\"", what, config_setting_get_string(s));
+	return conf_type_err(&ps->cc, s, kname(name, sizeof(name), what, "lru_gen"),
+			     "true, false, \"y\" or \"n\"");
 }
 
 static int parse_arm(struct parser *ps, config_setting_t *g, int i)
@@ -592,9 +533,9 @@ static int parse_arm(struct parser *ps, config_setting_t *g, int i)
 	struct exp_arm *a = &ps->e->arms[i];
 	char what[64];
 
-	a->line = line_of(g);
+	a->line = conf_line(g);
 	snprintf(what, sizeof(what), "arms[%d]: ", i + 1);
-	if (check_keys(ps, g, what, ARM_KEYS) ||
+	if (conf_check_keys(&ps->cc, g, what, ARM_KEYS) ||
 	    get_str(ps, g, what, "name", true, &a->name) ||
 	    check_name(ps, g, what, a->name) ||
 	    get_str(ps, g, what, "label", false, &a->label))
@@ -647,7 +588,7 @@ static int parse_top(struct parser *ps, const config_setting_t *root)
 	e->recover_pct = 80;
 	e->settle_majflt = 100;
 	e->settle_intervals = 3;
-	if (check_keys(ps, root, "", TOP_KEYS) ||
+	if (conf_check_keys(&ps->cc, root, "", TOP_KEYS) ||
 	    get_uint(ps, root, "", "version", 1, 1000, &version))
 		return -1;
 	if (!config_setting_get_member(root, "version"))
@@ -701,7 +642,7 @@ static int check_all(struct parser *ps, const config_setting_t *root)
 int exp_parse_buffer(const char *buf, const char *name,
 		     struct experiment **out, struct exp_error *err)
 {
-	struct parser ps = { .name = name, .err = err };
+	struct parser ps = { .cc = CONF_CTX(name, err) };
 	config_setting_t *root;
 	config_t cfg;
 	int ret = -1;
@@ -709,9 +650,7 @@ int exp_parse_buffer(const char *buf, const char *name,
 	memset(err, 0, sizeof(*err));
 	config_init(&cfg);
 	if (!config_read_string(&cfg, buf)) {
-		snprintf(err->file, sizeof(err->file), "%s", name);
-		err->line = config_error_line(&cfg);
-		snprintf(err->msg, sizeof(err->msg), "%s", config_error_text(&cfg));
+		conf_syntax_err(&ps.cc, &cfg);
 		goto out;
 	}
 	ps.e = calloc(1, sizeof(*ps.e));
@@ -742,16 +681,13 @@ out:
 int exp_load_file(const char *path, struct experiment **out,
 		  struct exp_error *err)
 {
+	struct conf_ctx cc = CONF_CTX(path, err);
 	char *buf;
 	int ret;
 
 	memset(err, 0, sizeof(*err));
-	if (read_file(path, &buf, NULL, 1 << 20)) {
-		snprintf(err->file, sizeof(err->file), "%s", path);
-		snprintf(err->msg, sizeof(err->msg), "cannot read: %s",
-			 strerror(errno));
-		return -1;
-	}
+	if (read_file(path, &buf, NULL, 1 << 20))
+		return conf_err_line(&cc, 0, "cannot read: %s", strerror(errno));
 	ret = exp_parse_buffer(buf, path, out, err);
 	free(buf);
 	return ret;
