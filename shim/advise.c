@@ -186,9 +186,7 @@ static int resolve_gap(struct walk *w, uintptr_t pos, uintptr_t gap_end,
 		return add_piece(w, pos, e, w->advice);
 	rule = policy_match(shim.policy, v.path);
 	shim_wrlock();
-	f = files_find(v.dev, v.ino);
-	if (!f)
-		f = files_add(&st, v.path, rule);
+	f = files_store(&st, v.path, rule);
 	to = decide(w, f, f ? f->rule : rule, f ? f->path : v.path, pos, e);
 	shim_unlock();
 	return add_piece(w, pos, e, to);

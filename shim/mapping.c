@@ -42,44 +42,57 @@ static void apply_on_map(const struct policy_rule *rule, int fd)
 	}
 }
 
-/* Record a fresh file mapping; called with errno saved by the caller. */
-static void register_file(void *addr, size_t len, int fd)
+/*
+ * Record [s, e) -> @f (NULL: a file the cache could not hold, whose range
+ * is only forgotten).  shim.lock held for writing.
+ */
+static void table_record(uintptr_t s, uintptr_t e, struct shim_file *f)
 {
-	const struct shim_file *f;
-	const struct policy_rule *rule;
-	struct stat st;
-
-	if (syscall(SYS_fstat, fd, &st) || !S_ISREG(st.st_mode))
-		return;
-	f = files_lookup_fd(fd, &st);
 	/* A new mapping: inherited by a fork child whatever was there. */
-	dontfork_forget((uintptr_t)addr, (uintptr_t)addr + page_up(len));
+	dontfork_forget(s, e);
 	if (!f) {
-		/* Unknown file: at least forget what was there before. */
-		maptable_unmap(&shim.table, (uintptr_t)addr,
-			       (uintptr_t)addr + page_up(len));
-		goto unlock;
-	}
-	rule = f->rule;
-	if (maptable_map(&shim.table, (uintptr_t)addr,
-			 (uintptr_t)addr + page_up(len), (void *)f)) {
+		maptable_unmap(&shim.table, s, e);
+	} else if (maptable_map(&shim.table, s, e, f)) {
 		STAT_INC(errors);
-		table_changed();
 	} else {
 		STAT_INC(file_maps_total);
 		table_changed();
 		/* The next advice of this thread is most likely for it. */
-		hint_set(maptable_next(&shim.table, (uintptr_t)addr));
+		hint_set(maptable_next(&shim.table, s));
+		return;
+	}
+	table_changed();
+}
+
+/* Record a fresh file mapping; called with errno saved by the caller. */
+static void register_file(void *addr, size_t len, int fd)
+{
+	uintptr_t s = (uintptr_t)addr, e = s + page_up(len);
+	const struct policy_rule *rule = NULL;
+	struct file_name name;
+	struct shim_file *f;
+	struct stat st;
+
+	if (syscall(SYS_fstat, fd, &st) || !S_ISREG(st.st_mode))
+		return;
+	shim_wrlock();
+	f = files_fresh(&st);
+	if (!f) {
+		/* A new file: its name and rule are found outside the lock. */
+		shim_unlock();
+		files_name_fd(fd, &name);
+		shim_wrlock();
+		f = files_store(&st, name.path, name.rule);
+	}
+	table_record(s, e, f);
+	if (f) {
+		rule = f->rule;
+		shim_log(POLICY_LOG_DEBUG, "mmap %s at %p +%zu (%s)", f->path,
+			 addr, len, rule ? rule->name : "no rule");
 	}
 	shim_unlock();
-	shim_log(POLICY_LOG_DEBUG, "mmap %s at %p +%zu (%s)", f->path, addr, len,
-		 rule ? rule->name : "no rule");
-	if (shim.on_map)
+	if (f && shim.on_map)
 		apply_on_map(rule, fd);
-	return;
-unlock:
-	table_changed();
-	shim_unlock();
 }
 
 /* A MAP_FIXED anonymous mapping may have replaced known file ranges. */

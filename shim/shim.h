@@ -3,16 +3,26 @@
  * shim.h - libadvshim.so internals shared by its source files.
  *
  * Lock protocol (the one lock, shim.lock, a pthread rwlock):
- *   - shim.table (address ranges) and shim.files (the (dev, ino) decision
- *     cache, every struct shim_file field except `logged`) are written only
- *     with shim.lock held for writing, and read with it held either way;
- *   - shim_file.logged is an atomic flag set under the read lock;
+ *   - shim.table (address ranges), shim.dontfork and shim.files (the
+ *     (dev, ino) decision cache, every struct shim_file field except
+ *     `logged`) are written only with shim.lock held for writing, and read
+ *     with it held either way;
+ *   - shim_file.logged is an atomic flag, set with the lock held in
+ *     either mode;
  *   - shim.policy and the fast-path masks are written once during init,
  *     before shim.state becomes SHIM_ACTIVE (release), and read after
  *     observing it (acquire): readers take no lock for them;
+ *   - every function that takes the lock releases it before returning;
+ *     a function that must be called with it held says so (and in which
+ *     mode) in its contract, and never releases it;
+ *   - the decision for a file already in the cache is read under the read
+ *     lock (advice, posix_fadvise); the write lock is taken only to change
+ *     the table or the cache;
  *   - slab_alloc/slab_free run only under the write lock;
- *   - no system call that can block for long (I/O) runs under the lock,
- *     except readlink/fstat which never sleep on the data path;
+ *   - no system call runs under the lock except the slab's raw mmap for a
+ *     new chunk and the log's write(2) (levels info and debug); naming a
+ *     new file (readlink, glob matching) and the kernel's view are done
+ *     outside it;
  *   - fork: prepare takes the write lock, parent and child release it.
  * Anonymous mappings and advice nobody acts on never touch the lock.
  */
@@ -165,17 +175,52 @@ void stats_after_fork(void) SHIM_HIDDEN;
 #define STAT_INC(field) __atomic_fetch_add(&shim_stats->field, 1, __ATOMIC_RELAXED)
 #define STAT_SET(field, v) __atomic_store_n(&shim_stats->field, (v), __ATOMIC_RELAXED)
 
-/* --- files.c (callers hold shim.lock as documented there) */
+/* --- files.c: the (dev, ino) decision cache */
+/* A file's name and rule, found without the lock (files_name_fd). */
+struct file_name {
+	char path[4096];		/* "" when unreadable */
+	const struct policy_rule *rule;	/* NULL: no rule, pass through */
+};
+
+/*
+ * files_find - the entry for (@dev, @ino), or NULL.  shim.lock held in
+ * either mode; the entry stays valid until the lock is released.
+ */
 struct shim_file *files_find(dev_t dev, ino_t ino) SHIM_HIDDEN;
-struct shim_file *files_add(const struct stat *st, const char *path,
-			    const struct policy_rule *rule) SHIM_HIDDEN;
-bool files_stale(const struct shim_file *f, const struct stat *st) SHIM_HIDDEN;
-int files_update(struct shim_file *f, const struct stat *st, const char *path,
-		 const struct policy_rule *rule) SHIM_HIDDEN;
+
+/*
+ * files_fresh - the entry for the file @st describes (its fstat or stat)
+ * if there is one and it is still that file (same ctime), else NULL.
+ * shim.lock held in either mode.
+ */
+struct shim_file *files_fresh(const struct stat *st) SHIM_HIDDEN;
+
+/*
+ * files_name_fd - the path the kernel reports for @fd and the policy's
+ * rule for it, into *@out ("" and NULL when /proc/self/fd cannot be read).
+ * Takes no lock: call it without shim.lock held.  errno is clobbered.
+ */
+void files_name_fd(int fd, struct file_name *out) SHIM_HIDDEN;
+
+/*
+ * files_store - the entry for the file @st describes, saying @path and
+ * @rule: an existing fresh entry is returned as it is (another thread
+ * stored it first), a stale one is refreshed, a missing one added (idle
+ * until a table range takes a reference).  shim.lock held for writing.
+ * Returns NULL when memory runs out (counted in errors; the caller
+ * passes through).
+ */
+struct shim_file *files_store(const struct stat *st, const char *path,
+			      const struct policy_rule *rule) SHIM_HIDDEN;
+
+/*
+ * files_get, files_put - the mapping table's reference callbacks on a
+ * struct shim_file: the first reference takes the entry off the idle
+ * list, dropping the last puts it back (the oldest idle entries beyond
+ * 4096 are freed).  shim.lock held for writing.
+ */
 void files_get(void *f) SHIM_HIDDEN;
 void files_put(void *f) SHIM_HIDDEN;
-const struct shim_file *files_lookup_fd(int fd, const struct stat *st) SHIM_HIDDEN;
-int fd_path(int fd, char *buf, size_t size) SHIM_HIDDEN;
 
 /* --- kview.c */
 struct kview_vma {
