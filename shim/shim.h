@@ -250,6 +250,38 @@ void dontfork_moved(uintptr_t s, uintptr_t e) SHIM_HIDDEN;
  */
 void dontfork_child(void) SHIM_HIDDEN;
 
+/* --- decide.c: one advice call on one file, both families */
+#define ADV_SKIP (-1)			/* issue nothing, report success */
+
+/* The call being decided, as the caller made it. */
+struct adv_call {
+	const char *api;		/* "madvise", "posix_madvise", ... */
+	enum adv_family family;
+	enum adv_kind kind;
+	int advice;			/* the caller's value */
+	int fd;				/* fadvise family: the descriptor */
+};
+
+/*
+ * decide_apply - the value to issue for @c under action @a: the caller's
+ * advice (keep, or a rewrite to a kind this family lacks), the rewritten
+ * value, or ADV_SKIP; counted in kept, rewritten or skipped.  No lock, no
+ * log, never fails.
+ */
+int decide_apply(const struct adv_call *c, struct adv_action a) SHIM_HIDDEN;
+
+/*
+ * decide - decide_apply() for the piece [@start, @start + @len) (fadvise:
+ * offset and length) of a file with rule @rule (NULL: no rule, keep) and
+ * path @path, and log it: the file's first rewrite or skip at level info
+ * (@f: its cache entry, whose `logged` flag says if that was done; NULL:
+ * log every one), every call at level debug.  shim.lock held (either
+ * mode) when @f is non-NULL, so that it and @path stay valid.
+ */
+int decide(const struct adv_call *c, struct shim_file *f,
+	   const struct policy_rule *rule, const char *path, long long start,
+	   long long len) SHIM_HIDDEN;
+
 /* --- advise.c */
 int advise_range(void *addr, size_t len, int advice, bool posix) SHIM_HIDDEN;
 
