@@ -27,7 +27,6 @@
 
 #include "shim/shim.h"
 
-#define PAGE_MASK_	((uintptr_t)4095)
 struct pending {
 	uintptr_t start, end;
 	int advice;		/* ADV_SKIP: issue nothing */
@@ -52,7 +51,7 @@ static int issue(struct walk *w, const struct pending *p)
 	if (p->advice == ADV_SKIP)
 		return 0;
 	if (a == w->addr && p->advice == w->call.advice &&
-	    p->end == (uintptr_t)w->addr + (((uintptr_t)w->len + PAGE_MASK_) & ~PAGE_MASK_))
+	    p->end == (uintptr_t)w->addr + page_up(w->len))
 		l = w->len;	/* exactly the caller's call */
 	if (w->posix)
 		return call_posix_madvise(a, l, p->advice);
@@ -228,9 +227,9 @@ int advise_range(void *addr, size_t len, int advice, bool posix)
 	uintptr_t pos = (uintptr_t)addr, end, next;
 	int r = 0;
 
-	end = pos + (((uintptr_t)len + PAGE_MASK_) & ~PAGE_MASK_);
+	end = pos + page_up(len);
 	/* What the kernel rejects or ignores as a whole goes as it came. */
-	if ((pos & PAGE_MASK_) || !len || end <= pos)
+	if (!page_aligned(pos) || !len || end <= pos)
 		return issue(&w, &(struct pending){ pos, end, advice });
 	shim_busy++;
 	STAT_INC(calls[ADV_FAMILY_MADVISE][w.call.kind]);

@@ -16,13 +16,6 @@
 
 #include "shim/shim.h"
 
-#define PAGE_MASK_ ((uintptr_t)4095)
-
-static inline uintptr_t page_up(size_t len)
-{
-	return ((uintptr_t)len + PAGE_MASK_) & ~PAGE_MASK_;
-}
-
 static void apply_on_map(const struct policy_rule *rule, int fd)
 {
 	unsigned int acts = rule ? rule->on_map : 0;
@@ -165,7 +158,7 @@ SHIM_EXPORT int munmap(void *addr, size_t len)
 	int saved;
 
 	/* Invalid arguments: the kernel refuses, the table must not change. */
-	if (!shim_active() || (s & PAGE_MASK_) || !len || s + len < s ||
+	if (!shim_active() || !page_aligned(s) || !len || s + len < s ||
 	    !table_nr())
 		return call_munmap(addr, len);
 	saved = errno;

@@ -51,6 +51,7 @@ extern int files_oom;
 
 #include "policy/policy.h"
 #include "shim/maptable.h"
+#include "shim/page.h"
 #include "shim/stats_layout.h"
 #include "shim/sys.h"
 
