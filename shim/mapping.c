@@ -187,12 +187,72 @@ SHIM_EXPORT int munmap(void *addr, size_t len)
  * else can have taken it).  MREMAP_DONTUNMAP and old_len 0 (duplicating a
  * shared mapping) leave the old range mapped and in the table.
  */
+struct remap {
+	uintptr_t old;
+	uintptr_t old_end;	/* old + old_len in pages */
+	size_t old_len, new_len;
+	bool keep_old;		/* the old range stays mapped */
+	bool dontfork;		/* VM_DONTCOPY moves with the mapping */
+	void *file;		/* the old range's file, a reference held */
+};
+
+/* Before the call: take the old range out (write lock taken here). */
+static void remap_before(struct remap *m)
+{
+	const struct map_node *n;
+	size_t len = m->old_len ? m->old_len : m->new_len;
+
+	shim_wrlock();
+	n = maptable_next(&shim.table, m->old);
+	if (n && n->start <= m->old) {
+		m->file = n->file;
+		files_get(m->file);
+		m->dontfork = dontfork_overlaps(m->old, m->old + page_up(len));
+		if (!m->keep_old) {
+			maptable_unmap(&shim.table, m->old, m->old_end);
+			table_changed();
+		}
+	}
+	shim_unlock();
+}
+
+/* After the call returned @ret: record the outcome (write lock here). */
+static void remap_after(const struct remap *m, void *ret)
+{
+	uintptr_t r = (uintptr_t)ret, r_end = r + page_up(m->new_len);
+
+	shim_wrlock();
+	if (ret == MAP_FAILED) {
+		if (m->file && !m->keep_old &&
+		    maptable_map(&shim.table, m->old, m->old_end, m->file))
+			STAT_INC(errors);
+	} else if (m->file) {
+		if (maptable_map(&shim.table, r, r_end, m->file))
+			STAT_INC(errors);
+		if (!m->keep_old)
+			dontfork_forget(m->old, m->old_end);
+		if (m->dontfork)
+			dontfork_moved(r, r_end);
+	} else {
+		/* Not a file range we know; whatever it landed on is gone. */
+		maptable_unmap(&shim.table, r, r_end);
+	}
+	if (m->file)
+		files_put(m->file);
+	table_changed();
+	shim_unlock();
+}
+
 SHIM_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 {
-	uintptr_t o = (uintptr_t)old, r;
-	const struct map_node *n;
-	void *new_addr = NULL, *ret, *file = NULL;
-	bool keep_old = !old_len || (flags & MREMAP_DONTUNMAP), dontfork = false;
+	struct remap m = {
+		.old = (uintptr_t)old,
+		.old_end = (uintptr_t)old + page_up(old_len),
+		.old_len = old_len,
+		.new_len = new_len,
+		.keep_old = !old_len || (flags & MREMAP_DONTUNMAP),
+	};
+	void *new_addr = NULL, *ret;
 	int saved;
 	va_list ap;
 
@@ -205,47 +265,11 @@ SHIM_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, .
 		return call_mremap(old, old_len, new_len, flags, new_addr);
 	saved = errno;
 	shim_busy++;
-	shim_wrlock();
-	n = maptable_next(&shim.table, o);
-	if (n && n->start <= o) {
-		file = n->file;
-		files_get(file);
-		/* VM_DONTCOPY moves with the mapping. */
-		dontfork = dontfork_overlaps(o, o + page_up(old_len ? old_len : new_len));
-		if (!keep_old) {
-			maptable_unmap(&shim.table, o, o + page_up(old_len));
-			table_changed();
-		}
-	}
-	shim_unlock();
-	shim_busy--;
+	remap_before(&m);
 	errno = saved;
-
 	ret = call_mremap(old, old_len, new_len, flags, new_addr);
-
 	saved = errno;
-	shim_busy++;
-	shim_wrlock();
-	r = (uintptr_t)ret;
-	if (ret == MAP_FAILED) {
-		if (file && !keep_old &&
-		    maptable_map(&shim.table, o, o + page_up(old_len), file))
-			STAT_INC(errors);
-	} else if (file) {
-		if (maptable_map(&shim.table, r, r + page_up(new_len), file))
-			STAT_INC(errors);
-		if (!keep_old)
-			dontfork_forget(o, o + page_up(old_len));
-		if (dontfork)
-			dontfork_moved(r, r + page_up(new_len));
-	} else {
-		/* Not a file range we know; whatever it landed on is gone. */
-		maptable_unmap(&shim.table, r, r + page_up(new_len));
-	}
-	if (file)
-		files_put(file);
-	table_changed();
-	shim_unlock();
+	remap_after(&m, ret);
 	shim_busy--;
 	errno = saved;
 	return ret;
