@@ -232,7 +232,6 @@ int advise_range(void *addr, size_t len, int advice, bool posix)
 	if (!page_aligned(pos) || !len || end <= pos)
 		return issue(&w, &(struct pending){ pos, end, advice });
 	shim_busy++;
-	STAT_INC(calls[ADV_FAMILY_MADVISE][w.call.kind]);
 	w.cur.start = w.cur.end = pos;
 	w.cur.advice = advice;
 	while (pos < end && !r) {

@@ -3,17 +3,22 @@
  * madvise.c - madvise and posix_madvise.
  *
  * Advice no rule changes (MADV_DONTNEED on anonymous memory, HotSpot's
- * probes) goes straight to the next definition: no lock, no counting.
- * Lazy init is triggered only by advice allocators never give (they use
- * DONTNEED, FREE, HUGEPAGE and friends, sometimes under their own locks,
- * where init's mallocs could deadlock).  MADV_DONTFORK and MADV_DOFORK
- * also keep dontfork.c's records in step.
+ * probes) goes straight to the next definition: no lock, one relaxed
+ * counter add (stats `passed`).  Lazy init is triggered only by advice
+ * allocators never give (they use DONTNEED, FREE, HUGEPAGE and friends,
+ * sometimes under their own locks, where init's mallocs could deadlock).
+ * MADV_DONTFORK and MADV_DOFORK also keep dontfork.c's records in step.
  */
 #include <errno.h>
 #include <sys/mman.h>
 
 #include "shim/shim.h"
 
+/*
+ * Whether to examine advice @kind (some rule acts on it), counting the
+ * call in `calls` if so and in `passed` if not; calls made while the shim
+ * is not active are neither examined nor counted.
+ */
 static inline bool examine(enum adv_kind kind)
 {
 	bool ok;
@@ -30,7 +35,14 @@ static inline bool examine(enum adv_kind kind)
 		ok = shim_active();
 		break;
 	}
-	return ok && shim_acts_on(ADV_FAMILY_MADVISE, kind);
+	if (!ok)
+		return false;
+	if (likely(!shim_acts_on(ADV_FAMILY_MADVISE, kind))) {
+		STAT_INC(passed[ADV_FAMILY_MADVISE][kind]);
+		return false;
+	}
+	STAT_INC(calls[ADV_FAMILY_MADVISE][kind]);
+	return true;
 }
 
 static inline int do_madvise(void *addr, size_t len, int advice)
