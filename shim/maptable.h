@@ -35,7 +35,10 @@ struct map_node {
 	void *file;
 };
 
-struct mt_node;			/* private to maptable.c */
+/* A node's size: a 2 KiB slab block (80 ranges or 112 children). */
+#define MAPTABLE_NODE_BYTES	2048
+
+struct mt_node;			/* private to maptable.c (maptable_node.h) */
 
 struct maptable {
 	struct mt_node *root;	/* NULL when empty */
