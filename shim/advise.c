@@ -25,7 +25,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "shim/shim.h"
+#include "shim/view.h"
 
 struct pending {
 	uintptr_t start, end;
@@ -150,55 +150,22 @@ static int resolve_gap(struct walk *w, uintptr_t pos, uintptr_t gap_end,
 	return add_piece(w, pos, e, to);
 }
 
-/*
- * This thread's finger: the leaf of its last table hit, valid while the
- * table generation is unchanged (then the leaf is still in the table,
- * unmodified).  The per-thread hint (shim.h) answers for the same range
- * again; mappings made or advised together sit side by side in the
- * address space, so the finger answers for the ~80 ranges around it by
- * searching one leaf (two cache lines) instead of descending the tree.
- */
-static __thread struct {
-	unsigned long gen;
-	const struct mt_node *leaf;
-} finger __attribute__((tls_model("initial-exec")));
-
-/* The range containing @pos (lock held, either mode), or the next one. */
-static const struct map_node *table_find(uintptr_t pos)
-{
-	const struct map_node *n = hint_get(pos);
-	const struct mt_node *leaf;
-
-	if (n)
-		return n;
-	if (finger.gen == shim.table_gen) {
-		n = maptable_leaf_find(finger.leaf, pos);
-		if (n)
-			return n;
-	}
-	n = maptable_next_leaf(&shim.table, pos, &leaf);
-	if (n && n->start <= pos) {
-		hint_set(n);
-		finger.gen = shim.table_gen;
-		finger.leaf = leaf;
-	}
-	return n;
-}
-
 /* The next piece starting at @pos; sets *next past it. */
 static int next_piece(struct walk *w, uintptr_t pos, uintptr_t end,
 		      uintptr_t *next)
 {
 	const struct map_node *n;
+	struct shim_file *f;
 	uintptr_t e;
 	int to, saved, r;
 
 	shim_rdlock();
-	n = table_find(pos);
+	n = view_find(pos);
 	if (n && n->start <= pos) {
 		e = n->end < end ? n->end : end;
-		to = decide_piece(w, n->file, ((struct shim_file *)n->file)->rule,
-			    ((struct shim_file *)n->file)->path, pos, e);
+		f = n->file;
+		to = decide_piece(w, f, f->rule, f->path, pos, e);
+		view_learn(n);
 		shim_unlock();
 		*next = e;
 		return add_piece(w, pos, e, to);
@@ -212,28 +179,52 @@ static int next_piece(struct walk *w, uintptr_t pos, uintptr_t end,
 	return r;
 }
 
-int advise_range(void *addr, size_t len, int advice, bool posix)
+int advise_known(void *addr, size_t len, int advice, enum adv_kind kind)
+{
+	uintptr_t pos = (uintptr_t)addr, end = pos + page_up(len);
+	bool quiet;
+	int to;
+
+	if (!page_aligned(pos) || !len || end <= pos)
+		return ADV_UNKNOWN;	/* advise_range passes it on as it is */
+	shim_busy++;
+	if (!view_code(pos, end, kind, &to, &quiet)) {
+		to = ADV_UNKNOWN;
+	} else {
+		if (to == ADV_KEEP)
+			to = advice;
+		if (to != advice && !quiet)
+			to = ADV_UNKNOWN;	/* to be logged, under the lock */
+		else
+			decide_count(advice, to);
+	}
+	shim_busy--;
+	return to;
+}
+
+int advise_range(void *addr, size_t len, int advice, enum adv_kind kind,
+		 bool posix)
 {
 	struct walk w = {
 		.call = {
 			.api = posix ? "posix_madvise" : "madvise",
 			.family = ADV_FAMILY_MADVISE,
-			.kind = adv_from_madvise(advice),
+			.kind = kind,
 			.advice = advice,
 			.fd = -1,
 		},
 		.addr = addr, .len = len, .posix = posix,
 	};
-	uintptr_t pos = (uintptr_t)addr, end, next;
-	int r = 0;
+	uintptr_t pos = (uintptr_t)addr, end = pos + page_up(len), next;
+	int r;
 
-	end = pos + page_up(len);
 	/* What the kernel rejects or ignores as a whole goes as it came. */
 	if (!page_aligned(pos) || !len || end <= pos)
 		return issue(&w, &(struct pending){ pos, end, advice });
 	shim_busy++;
 	w.cur.start = w.cur.end = pos;
 	w.cur.advice = advice;
+	r = 0;
 	while (pos < end && !r) {
 		r = next_piece(&w, pos, end, &next);
 		pos = next;

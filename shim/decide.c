@@ -11,24 +11,26 @@
  */
 #include "shim/shim.h"
 
+int decide_code(enum adv_family family, struct adv_action a)
+{
+	int v;
+
+	if (a.act == ADV_ACT_SKIP)
+		return ADV_SKIP;
+	if (a.act != ADV_ACT_REWRITE)
+		return ADV_KEEP;
+	v = family == ADV_FAMILY_MADVISE ? adv_to_madvise(a.to) :
+					   adv_to_fadvise(a.to);
+	return v >= 0 ? v : ADV_KEEP;	/* no such advice here: keep */
+}
+
 int decide_apply(const struct adv_call *c, struct adv_action a)
 {
-	int to = c->advice, v;
+	int to = decide_code(c->family, a);
 
-	if (a.act == ADV_ACT_REWRITE) {
-		v = c->family == ADV_FAMILY_MADVISE ? adv_to_madvise(a.to) :
-						       adv_to_fadvise(a.to);
-		if (v >= 0)
-			to = v;		/* else no such advice here: keep */
-	} else if (a.act == ADV_ACT_SKIP) {
-		to = ADV_SKIP;
-	}
-	if (to == c->advice)
-		STAT_INC(kept);
-	else if (to == ADV_SKIP)
-		STAT_INC(skipped);
-	else
-		STAT_INC(rewritten);
+	if (to == ADV_KEEP)
+		to = c->advice;
+	decide_count(c->advice, to);
 	return to;
 }
 

@@ -136,6 +136,7 @@ static int files_update(struct shim_file *f, const struct stat *st,
 	f->ctime = st->st_ctim;
 	f->rule = rule;
 	__atomic_store_n(&f->logged, 0, __ATOMIC_RELAXED);
+	gen_bump();		/* views may hold the old rule */
 	return 0;
 }
 

@@ -45,13 +45,30 @@ static inline bool examine(enum adv_kind kind)
 	return true;
 }
 
+/*
+ * The length to issue a decided call with: the caller's when the advice
+ * is unchanged (exactly the caller's call), whole pages when rewritten
+ * (as advise_range issues its pieces).
+ */
+static inline size_t issue_len(size_t len, int advice, int to)
+{
+	return to == advice ? len : page_up(len);
+}
+
 static inline int do_madvise(void *addr, size_t len, int advice)
 {
+	enum adv_kind kind = adv_from_madvise(advice);
 	int r;
 
-	if (likely(!examine(adv_from_madvise(advice))))
+	if (likely(!examine(kind)))
 		return call_madvise(addr, len, advice);
-	r = advise_range(addr, len, advice, false);
+	/* A known range: the real call last, so it returns straight back. */
+	r = advise_known(addr, len, advice, kind);
+	if (likely(r >= 0))
+		return call_madvise(addr, issue_len(len, advice, r), r);
+	if (r == ADV_SKIP)
+		return 0;
+	r = advise_range(addr, len, advice, kind, false);
 	if (r) {
 		errno = r;
 		return -1;
@@ -75,9 +92,17 @@ SHIM_EXPORT int madvise(void *addr, size_t len, int advice)
 
 SHIM_EXPORT int posix_madvise(void *addr, size_t len, int advice)
 {
-	if (likely(!examine(adv_from_madvise(advice))))
+	enum adv_kind kind = adv_from_madvise(advice);
+	int r;
+
+	if (likely(!examine(kind)))
 		return call_posix_madvise(addr, len, advice);
-	return advise_range(addr, len, advice, true);
+	r = advise_known(addr, len, advice, kind);
+	if (likely(r >= 0))
+		return call_posix_madvise(addr, issue_len(len, advice, r), r);
+	if (r == ADV_SKIP)
+		return 0;
+	return advise_range(addr, len, advice, kind, true);
 }
 
 SHIM_SELF(madvise);

@@ -14,7 +14,7 @@
 #include <stdarg.h>
 #include <sys/mman.h>
 
-#include "shim/shim.h"
+#include "shim/view.h"
 
 static void apply_on_map(const struct policy_rule *rule, int fd)
 {
@@ -50,8 +50,7 @@ static void table_record(uintptr_t s, uintptr_t e, struct shim_file *f)
 	} else {
 		STAT_INC(file_maps_total);
 		table_changed();
-		/* The next advice of this thread is most likely for it. */
-		hint_set(maptable_next(&shim.table, s));
+		view_point(s);
 		return;
 	}
 	table_changed();

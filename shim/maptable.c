@@ -96,6 +96,19 @@ const struct map_node *maptable_leaf_find(const struct mt_node *leaf,
 	return NULL;
 }
 
+const struct mt_node *maptable_leaf_copy(void *buf, const struct mt_node *leaf)
+{
+	memcpy(buf, leaf, sizeof(*leaf));
+	return buf;
+}
+
+const struct map_node *maptable_leaf_ranges(const struct mt_node *leaf,
+					    unsigned int *nr)
+{
+	*nr = leaf->nr;
+	return leaf->ent;
+}
+
 int maptable_overlaps(const struct maptable *t, uintptr_t start,
 		      uintptr_t end)
 {

@@ -27,7 +27,7 @@
  * One range, stored inside a leaf.  A pointer to it (maptable_next) stays
  * valid only until the table is next changed: entries move when leaves
  * split, merge or shift.  The shim revalidates cached pointers with its
- * table generation (shim.h, struct table_hint).
+ * table generation (shim.h table_gen, view.c).
  */
 struct map_node {
 	uintptr_t start;
@@ -37,6 +37,7 @@ struct map_node {
 
 /* A node's size: a 2 KiB slab block (80 ranges or 112 children). */
 #define MAPTABLE_NODE_BYTES	2048
+#define MAPTABLE_LEAF_MAX	80
 
 struct mt_node;			/* private to maptable.c (maptable_node.h) */
 
@@ -105,6 +106,22 @@ const struct map_node *maptable_next_leaf(const struct maptable *t,
  */
 const struct map_node *maptable_leaf_find(const struct mt_node *leaf,
 					  uintptr_t addr);
+
+/*
+ * maptable_leaf_copy - copy leaf @leaf (from maptable_next_leaf, the table
+ * unchanged since) into @buf (MAPTABLE_NODE_BYTES, aligned for pointers)
+ * and return the copy: a leaf that maptable_leaf_find() and
+ * maptable_leaf_ranges() read like the original and that no later change
+ * of the table touches.
+ */
+const struct mt_node *maptable_leaf_copy(void *buf, const struct mt_node *leaf);
+
+/*
+ * maptable_leaf_ranges - the ranges of leaf @leaf, in address order, and
+ * their number in *@nr; valid as long as @leaf is.
+ */
+const struct map_node *maptable_leaf_ranges(const struct mt_node *leaf,
+					    unsigned int *nr);
 
 /* maptable_overlaps - true if any range intersects [start, end). */
 int maptable_overlaps(const struct maptable *t, uintptr_t start,

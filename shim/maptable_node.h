@@ -50,6 +50,7 @@ struct mt_node {
 
 _Static_assert(sizeof(struct mt_node) <= NODE_BYTES,
 	       "node exceeds its slab class");
+_Static_assert(LEAF_MAX == MAPTABLE_LEAF_MAX, "leaf size in maptable.h");
 
 static inline unsigned int cap(const struct maptable *t,
 			       const struct mt_node *n)
