@@ -32,7 +32,7 @@
 struct map_node {
 	uintptr_t start;
 	uintptr_t end;		/* exclusive */
-	void *file;
+	void *file;		/* a reference held (maptable.file_get) */
 };
 
 /* A node's size: a 2 KiB slab block (80 ranges or 112 children). */
@@ -47,7 +47,8 @@ struct maptable {
 	void (*file_get)(void *file);	/* may be NULL */
 	void (*file_put)(void *file);	/* may be NULL */
 	/*
-	 * Slots per node; 0 (the default) means as many as fit in 1 KiB.
+	 * Slots per node; 0 (the default) means as many as fit in a node
+	 * (MAPTABLE_NODE_BYTES: 80 ranges, 112 children).
 	 * Tests and the fuzzer set a small value (>= 3; set it while the
 	 * table is empty) so that few ranges already split and merge nodes.
 	 */

@@ -52,6 +52,7 @@ _Static_assert(sizeof(struct mt_node) <= NODE_BYTES,
 	       "node exceeds its slab class");
 _Static_assert(LEAF_MAX == MAPTABLE_LEAF_MAX, "leaf size in maptable.h");
 
+/* Most slots @n holds in table @t (its fanout, for tests, or the node's). */
 static inline unsigned int cap(const struct maptable *t,
 			       const struct mt_node *n)
 {
@@ -71,6 +72,7 @@ static inline unsigned int min_fill(const struct maptable *t,
 	return m < floor ? floor : m;
 }
 
+/* The key of slot @i: a range's end, or the largest end below a child. */
 static inline uintptr_t key(const struct mt_node *n, unsigned int i)
 {
 	return n->leaf ? n->ent[i].end : n->max[i];

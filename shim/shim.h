@@ -23,7 +23,8 @@
  *     new chunk and the log's write(2) (levels info and debug); naming a
  *     new file (readlink, glob matching) and the kernel's view are done
  *     outside it;
- *   - fork: prepare takes the write lock, parent and child release it.
+ *   - fork: prepare takes the write lock; the parent releases it, the
+ *     child re-initialises it (init.c).
  * Anonymous mappings and advice nobody acts on never touch the lock.
  */
 #ifndef ADVSHIM_SHIM_H
@@ -109,7 +110,7 @@ struct shim_globals {
 	struct shim_file *files;	/* uthash by key */
 	struct shim_file *idle_head, *idle_tail;
 	size_t nr_idle;
-	/* Cold, after the fields of the hot paths (their layout unchanged). */
+	/* Cold: after the fields the hot paths read. */
 	struct maptable dontfork;	/* MADV_DONTFORK file ranges (dontfork.c) */
 	bool dontfork_lost;		/* a record failed: the child drops all */
 };
