@@ -21,8 +21,6 @@
 
 #include "shim/shim.h"
 
-#define IDLE_MAX 4096
-
 int files_oom;
 
 struct shim_file *files_find(dev_t dev, ino_t ino)
@@ -87,7 +85,7 @@ static void idle_push(struct shim_file *f)
 	else
 		shim.idle_head = f;
 	shim.idle_tail = f;
-	if (++shim.nr_idle > IDLE_MAX) {
+	if (++shim.nr_idle > FILES_IDLE_MAX) {
 		struct shim_file *old = shim.idle_head;
 
 		idle_unlink(old);

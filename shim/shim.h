@@ -239,6 +239,8 @@ void stats_after_fork(void) SHIM_HIDDEN;
 #define STAT_SET(field, v) __atomic_store_n(&shim_stats->field, (v), __ATOMIC_RELAXED)
 
 /* --- files.c: the (dev, ino) decision cache */
+#define FILES_IDLE_MAX	4096		/* entries kept with no range */
+
 /* A file's name and rule, found without the lock (files_name_fd). */
 struct file_name {
 	char path[4096];		/* "" when unreadable */
@@ -280,7 +282,7 @@ struct shim_file *files_store(const struct stat *st, const char *path,
  * files_get, files_put - the mapping table's reference callbacks on a
  * struct shim_file: the first reference takes the entry off the idle
  * list, dropping the last puts it back (the oldest idle entries beyond
- * 4096 are freed).  shim.lock held for writing.
+ * FILES_IDLE_MAX are freed).  shim.lock held for writing.
  */
 void files_get(void *f) SHIM_HIDDEN;
 void files_put(void *f) SHIM_HIDDEN;
