@@ -91,6 +91,18 @@ static void op_dontneed(int v, long i)
 }
 
 /*
+ * One page of a registered mapping: A = the raw madvise(@raw) (what the
+ * shim issues), B = posix_madvise(@advice) through the entry point.
+ */
+static void advise_page(int v, char *p, int raw, int advice)
+{
+	if (!v)
+		syscall(SYS_madvise, p, PG, raw);
+	else
+		posix_madvise(p, PG, advice);
+}
+
+/*
  * Both variants advise the same registered pages.  The shim rewrites
  * RANDOM to NORMAL, so A issues NORMAL: the kernel does the same work
  * and B/A is the shim's own cost (table lookup among 100k ranges, policy
@@ -98,50 +110,33 @@ static void op_dontneed(int v, long i)
  */
 static void op_posix_madvise(int v, long i)
 {
-	char *p = area + (i * 7 % 64) * PG;
-
-	if (!v)
-		syscall(SYS_madvise, p, PG, POSIX_MADV_NORMAL);
-	else
-		posix_madvise(p, PG, POSIX_MADV_RANDOM);
+	advise_page(v, area + (i * 7 % 64) * PG, POSIX_MADV_NORMAL,
+		    POSIX_MADV_RANDOM);
 }
 
 /*
  * Any of the 100k registered mappings, far from the previous one: no
- * per-thread hint helps, every call descends the table (cold, since the
+ * per-thread state helps, every call descends the table (cold, since the
  * system call in between evicts it from the first-level cache).
  */
 static void op_posix_madvise_spread(int v, long i)
 {
-	char *p = area + (i * 40503 % NR_MAPS) * PG;
-
-	if (!v)
-		syscall(SYS_madvise, p, PG, POSIX_MADV_NORMAL);
-	else
-		posix_madvise(p, PG, POSIX_MADV_RANDOM);
+	advise_page(v, area + (i * 40503 % NR_MAPS) * PG, POSIX_MADV_NORMAL,
+		    POSIX_MADV_RANDOM);
 }
 
 /* The same mapping advised again and again (advice flips at runtime). */
 static void op_posix_madvise_same(int v, long i)
 {
-	char *p = area + 4242 * PG;
-
 	(void)i;
-	if (!v)
-		syscall(SYS_madvise, p, PG, POSIX_MADV_NORMAL);
-	else
-		posix_madvise(p, PG, POSIX_MADV_RANDOM);
+	advise_page(v, area + 4242 * PG, POSIX_MADV_NORMAL, POSIX_MADV_RANDOM);
 }
 
 /* Advice the default policy does not act on: counted, passed on. */
 static void op_posix_madvise_willneed(int v, long i)
 {
-	char *p = area + (i * 7 % 64) * PG;
-
-	if (!v)
-		syscall(SYS_madvise, p, PG, POSIX_MADV_WILLNEED);
-	else
-		posix_madvise(p, PG, POSIX_MADV_WILLNEED);
+	advise_page(v, area + (i * 7 % 64) * PG, POSIX_MADV_WILLNEED,
+		    POSIX_MADV_WILLNEED);
 }
 
 static void op_file(int v, long i)
