@@ -23,9 +23,15 @@
  *     new chunk and the log's write(2) (levels info and debug); naming a
  *     new file (readlink, glob matching) and the kernel's view are done
  *     outside it;
+ *   - shim.table_gen is atomic: bumped with the write lock held on every
+ *     change of the table and of a cached file's rule or logging state,
+ *     read with or without the lock; each thread's view (view.c, TLS) is
+ *     written by that thread with the lock held and read by it without,
+ *     valid while the generation is the one it was learnt at;
  *   - fork: prepare takes the write lock; the parent releases it, the
  *     child re-initialises it (init.c).
- * Anonymous mappings and advice nobody acts on never touch the lock.
+ * Anonymous mappings, advice nobody acts on and advice inside a range the
+ * calling thread's view knows never touch the lock.
  */
 #ifndef ADVSHIM_SHIM_H
 #define ADVSHIM_SHIM_H
@@ -106,7 +112,7 @@ struct shim_globals {
 	pthread_rwlock_t lock;
 	struct maptable table;
 	size_t nr_ranges;		/* atomic copy of table.count */
-	unsigned long table_gen;	/* bumped on every table change */
+	unsigned long table_gen;	/* atomic: table_gen(), gen_bump() */
 	struct shim_file *files;	/* uthash by key */
 	struct shim_file *idle_head, *idle_tail;
 	size_t nr_idle;
