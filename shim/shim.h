@@ -24,8 +24,8 @@
  *     new file (readlink, glob matching) and the kernel's view are done
  *     outside it;
  *   - shim.table_gen is atomic: bumped with the write lock held on every
- *     change of the table and of a cached file's rule or logging state,
- *     read with or without the lock; each thread's view (view.c, TLS) is
+ *     change of the table and every refresh of a cached file (its rule,
+ *     `logged` cleared), read with or without the lock; each thread's view (view.c, TLS) is
  *     written by that thread with the lock held and read by it without,
  *     valid while the generation is the one it was learnt at;
  *   - fork: prepare takes the write lock; the parent releases it, the

@@ -21,8 +21,11 @@
  * thread's own (TLS), written only by this thread, with the lock held, and
  * read by it; the only shared word the lock-free path reads is
  * shim.table_gen, an atomic counter bumped (under the write lock) by every
- * change of the table and of a cached file's rule or logging state.
- * Outcomes are computed from the rule when learnt.  So when the
+ * change of the table and every refresh of a cached file (new rule,
+ * `logged` cleared).  Outcomes are computed from the rule when learnt.
+ * A file's first rewrite being logged (`logged` set, under the read lock)
+ * bumps nothing: an extent that still calls it loud only sends calls to
+ * the lock, and the next one learnt there is quiet.  So when the
  * generation still equals the extents', they say what the table
  * and the cache said at a moment no earlier than that generation: the
  * decision is one a locked lookup could have taken just before a
