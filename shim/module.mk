@@ -22,15 +22,23 @@ $(SHIM_LIB): $(SHIM_OBJS) $(POLICY_LIB) $(SHIM_MAP)
 		-Wl,-z,now -Wl,-z,defs -Wl,--exclude-libs,ALL \
 		-o $@ $(SHIM_OBJS) $(POLICY_LIB) $(CONFIG_LIBS) -ldl -lpthread
 
-# Unit tests: the table and the allocator need nothing else from the shim.
-SHIM_UNIT_TESTS	:= $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_maptable*.c tests/unit/test_shim_*.c))
+# Unit tests, listed by name: a renamed or deleted test file breaks the
+# build instead of silently dropping its tests.  test_maptable needs only
+# the table and the allocator; the test_shim_* programs link the shim's
+# own objects (all but the dlsym interposer), so their mmap, madvise, ...
+# are the shim's, plus the helpers they share (tests/unit/shim_unit.c).
+SHIM_UNIT_NAMES	:= test_maptable test_shim_advise test_shim_mapping \
+		   test_shim_files test_shim_dontfork
+SHIM_UNIT_TESTS	:= $(SHIM_UNIT_NAMES:%=$(BUILD)/tests/%)
+SHIM_UNIT_OBJS	:= $(filter-out $(OBJ)/shim/dlsym%,$(SHIM_OBJS)) \
+		   $(OBJ)/tests/unit/shim_unit.o $(OBJ)/common/smaps.o
 TARGETS		+= $(SHIM_UNIT_TESTS)
 
 $(BUILD)/tests/test_maptable: $(OBJ)/tests/unit/test_maptable.o $(OBJ)/shim/maptable.o $(OBJ)/shim/slab.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CRITERION_LIBS)
 
-$(BUILD)/tests/test_shim_%: $(OBJ)/tests/unit/test_shim_%.o $(filter-out $(OBJ)/shim/dlsym%,$(SHIM_OBJS)) $(POLICY_LIB)
+$(BUILD)/tests/test_shim_%: $(OBJ)/tests/unit/test_shim_%.o $(SHIM_UNIT_OBJS) $(POLICY_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CONFIG_LIBS) $(CRITERION_LIBS) -ldl -lpthread
 

@@ -180,26 +180,51 @@ static const char *state_name(int s)
 	return "unknown";
 }
 
-static void print_counters_json(const struct advshim_stats *s, FILE *f)
+/* Calls of @family and @kind, examined or not (stats_layout.h). */
+static uint64_t calls_of(const struct advshim_stats *s, int family, int kind)
+{
+	return s->calls[family][kind] + s->passed[family][kind];
+}
+
+static uint64_t passed_total(const struct advshim_stats *s)
+{
+	uint64_t n = 0;
+	int fam, k;
+
+	for (fam = 0; fam < ADV_NR_FAMILIES; fam++)
+		for (k = 0; k < ADV_NR_KINDS; k++)
+			n += s->passed[fam][k];
+	return n;
+}
+
+/* "calls" (every call) or "passed" (those no rule acts on) per family. */
+static void print_per_kind_json(const struct advshim_stats *s, bool passed,
+				FILE *f)
 {
 	int fam, k;
 
-	fprintf(f, "\"counters\":{\"calls\":{");
+	fprintf(f, "\"%s\":{", passed ? "passed" : "calls");
 	for (fam = 0; fam < ADV_NR_FAMILIES; fam++) {
 		fprintf(f, "%s\"%s\":{", fam ? "," : "", adv_family_name(fam));
 		for (k = 0; k < ADV_NR_KINDS; k++)
 			fprintf(f, "%s\"%s\":%" PRIu64, k ? "," : "",
-				adv_kind_name(k), s->calls[fam][k]);
+				adv_kind_name(k), passed ? s->passed[fam][k] :
+				calls_of(s, fam, k));
 		fputc('}', f);
 	}
-	fprintf(f, "},\"rewritten\":%" PRIu64 ",\"skipped\":%" PRIu64
-		",\"kept\":%" PRIu64 ",\"noreuse_applied\":%" PRIu64
-		",\"normal_applied\":%" PRIu64 ",\"file_maps_live\":%" PRIu64
-		",\"file_maps_total\":%" PRIu64 ",\"files_known\":%" PRIu64
-		",\"fallbacks\":%" PRIu64 ",\"errors\":%" PRIu64 "}",
-		s->rewritten, s->skipped, s->kept, s->noreuse_applied,
-		s->normal_applied, s->file_maps_live, s->file_maps_total,
-		s->files_known, s->fallbacks, s->errors);
+	fputc('}', f);
+}
+
+static void print_counters_json(const struct advshim_stats *s, FILE *f)
+{
+	fprintf(f, "\"counters\":{");
+	print_per_kind_json(s, false, f);
+	fputc(',', f);
+	print_per_kind_json(s, true, f);
+#define X(field, what) fprintf(f, ",\"" #field "\":%" PRIu64, s->field);
+	ADVSHIM_STATS_COUNTERS(X)
+#undef X
+	fputc('}', f);
 }
 
 static void print_json(const struct inspect *in, FILE *f)
@@ -266,17 +291,19 @@ static void print_text(const struct inspect *in, FILE *f)
 			s->policy_source, state_name(s->state));
 		fprintf(f, "  madvise calls: random %" PRIu64 ", sequential %" PRIu64
 			", normal %" PRIu64 ", willneed %" PRIu64 "; fadvise calls: %" PRIu64 "\n",
-			s->calls[0][ADV_RANDOM], s->calls[0][ADV_SEQUENTIAL],
-			s->calls[0][ADV_NORMAL], s->calls[0][ADV_WILLNEED],
-			s->calls[1][ADV_RANDOM] + s->calls[1][ADV_SEQUENTIAL] +
-			s->calls[1][ADV_NORMAL] + s->calls[1][ADV_WILLNEED] +
-			s->calls[1][ADV_DONTNEED] + s->calls[1][ADV_NOREUSE] +
-			s->calls[1][ADV_OTHER]);
+			calls_of(s, 0, ADV_RANDOM), calls_of(s, 0, ADV_SEQUENTIAL),
+			calls_of(s, 0, ADV_NORMAL), calls_of(s, 0, ADV_WILLNEED),
+			calls_of(s, 1, ADV_RANDOM) + calls_of(s, 1, ADV_SEQUENTIAL) +
+			calls_of(s, 1, ADV_NORMAL) + calls_of(s, 1, ADV_WILLNEED) +
+			calls_of(s, 1, ADV_DONTNEED) + calls_of(s, 1, ADV_NOREUSE) +
+			calls_of(s, 1, ADV_OTHER));
 		fprintf(f, "  rewritten %" PRIu64 ", skipped %" PRIu64 ", kept %" PRIu64
+			", passed unexamined %" PRIu64
 			", noreuse at map %" PRIu64 "; file mappings live %" PRIu64
 			", total %" PRIu64 "; files %" PRIu64 "; kernel-view lookups %" PRIu64
 			"; errors %" PRIu64 "\n",
-			s->rewritten, s->skipped, s->kept, s->noreuse_applied,
+			s->rewritten, s->skipped, s->kept, passed_total(s),
+			s->noreuse_applied,
 			s->file_maps_live, s->file_maps_total, s->files_known,
 			s->fallbacks, s->errors);
 	} else if (in->shim_path) {
