@@ -1,5 +1,5 @@
-# fuzz/: libFuzzer targets for every parser and the shim's mapping table
-# (issue 7).  Built with clang, apart from the gcc build: each target
+# fuzz/: libFuzzer targets for every parser and the shim's mapping table.
+# Built with clang, apart from the gcc build: each target
 # compiles the project sources it needs itself, with
 # -fsanitize=fuzzer-no-link,address,undefined, into $(FUZZ_DIR)/obj.
 #
