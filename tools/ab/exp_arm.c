@@ -190,11 +190,8 @@ static int parse_arm(struct parser *ps, const config_setting_t *g, int i,
 	char what[64];
 
 	(void)ctx;
-	a->line = conf_line(g);
-	snprintf(what, sizeof(what), "arms[%d]: ", i + 1);
-	if (conf_check_keys(&ps->cc, g, what, ARM_KEYS) ||
-	    get_str(ps, g, what, "name", true, &a->name) ||
-	    check_name(ps, g, what, a->name) ||
+	if (group_head(ps, g, "arms", i, ARM_KEYS, what, sizeof(what),
+		       &a->line, &a->name) ||
 	    get_str(ps, g, what, "label", false, &a->label))
 		return -1;
 	snprintf(what, sizeof(what), "arm \"%s\": ", a->name);

@@ -184,6 +184,18 @@ int each_group(struct parser *ps, const config_setting_t *list,
 	return 0;
 }
 
+int group_head(struct parser *ps, const config_setting_t *g,
+	       const char *list, int i, const char *keys, char *what,
+	       size_t size, int *line, char **name)
+{
+	*line = conf_line(g);
+	snprintf(what, size, "%s[%d]: ", list, i + 1);
+	if (conf_check_keys(&ps->cc, g, what, keys) ||
+	    get_str(ps, g, what, "name", true, name))
+		return -1;
+	return check_name(ps, g, what, *name);
+}
+
 int check_name(struct parser *ps, const config_setting_t *g,
 	       const char *what, const char *name)
 {

@@ -89,6 +89,16 @@ int each_group(struct parser *ps, const config_setting_t *list,
 	       size_t *count, group_fn fn, void *ctx);
 
 /*
+ * group_head - what every named element of a list starts with: its line
+ * into *@line, "@list[N]: " (N = @i + 1) into @what (@size bytes), its keys
+ * checked against @keys (", " separated), and its required "name", a
+ * valid name (check_name()), into *@name.  Returns 0 or -1 (reported).
+ */
+int group_head(struct parser *ps, const config_setting_t *g,
+	       const char *list, int i, const char *keys, char *what,
+	       size_t size, int *line, char **name);
+
+/*
  * check_name - @name (of the group @g) is at most 32 letters, digits, '-',
  * '_' and '.' (not first): it ends up in paths and table heads.  0 or -1.
  */

@@ -36,11 +36,8 @@ static int parse_file(struct parser *ps, const config_setting_t *g, int i,
 	char what[64];
 
 	(void)ctx;
-	f->line = conf_line(g);
-	snprintf(what, sizeof(what), "files[%d]: ", i + 1);
-	if (conf_check_keys(&ps->cc, g, what, FILE_KEYS) ||
-	    get_str(ps, g, what, "name", true, &f->name) ||
-	    check_name(ps, g, what, f->name) ||
+	if (group_head(ps, g, "files", i, FILE_KEYS, what, sizeof(what),
+		       &f->line, &f->name) ||
 	    get_str(ps, g, what, "path", true, &f->path) ||
 	    get_num(ps, g, what, "size_mib", 1, 1 << 24, &size))
 		return -1;
@@ -100,11 +97,8 @@ static int parse_workload(struct parser *ps, const config_setting_t *g,
 	char what[64];
 
 	(void)ctx;
-	w->line = conf_line(g);
-	snprintf(what, sizeof(what), "workloads[%d]: ", i + 1);
-	if (conf_check_keys(&ps->cc, g, what, WL_KEYS) ||
-	    get_str(ps, g, what, "name", true, &w->name) ||
-	    check_name(ps, g, what, w->name) ||
+	if (group_head(ps, g, "workloads", i, WL_KEYS, what, sizeof(what),
+		       &w->line, &w->name) ||
 	    get_strv(ps, g, what, "command", true, &w->argv, &w->argc) ||
 	    get_uint(ps, g, what, "start_ms", 0, 86400000, &w->start_ms) ||
 	    get_bool(ps, g, what, "throughput", &thr))
