@@ -1,10 +1,15 @@
 # advshim: one non-recursive Makefile.
 #
 #   make                 build everything (libraries, programs, test programs)
-#   make check-fast      the inner loop: build, then the unit and integration
-#                        tests that need no package install, no lab, no fuzz,
-#                        no stress, no packaging (CHECK_FAST_TARGETS), two
-#                        at a time; no root-only memcg experiment either
+#   make check-fast      the inner loop, about a minute: build, then the unit
+#                        and integration tests (CHECK_FAST_TARGETS), two at
+#                        a time (CHECK_JOBS=2), each one's output in one
+#                        piece: common, policy and the CLI, shim unit and
+#                        integration, the JVM test, watch unit tests and
+#                        fixtures and man pages, load, ab unit, check-make.
+#                        No package install (`make deps` once), no lab,
+#                        fuzz, stress, fault injection, packaging, nor the
+#                        ab experiment in real memcgs (check-ab-host).
 #   make check           every check (CHECK_TARGETS), one after the other,
 #                        after `make deps`; includes all of check-fast
 #   make check-make      the build's own checks (below); part of both
@@ -21,7 +26,7 @@
 #   CLEAN_EXTRA        extra paths removed by `make clean`
 # and may add install rules to INSTALL_TARGETS / UNINSTALL_TARGETS.
 #
-# How a fragment is written (check-make enforces the first three):
+# How a fragment is written (check-make enforces all but the third):
 #   - It works in any include order.  In targets, prerequisites and `:=`
 #     it uses only this file's variables, mk/paths.mk's (the artifacts
 #     components share: $(SHIM_LIB), $(CLI_BIN), $(LOAD_BIN), ...) and its
