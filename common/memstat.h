@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * memstat.h - the memory.stat counters advshim reads, cgroup v1 and v2,
- * through one parser: the watcher's refault rates, advshim-ab's samples
- * and (issue 13) the shim's "does this file fit its memcg" sampler.
+ * through one parser: the watcher's refault rates, advshim-ab's samples,
+ * and the page cache and anon sizes a "does this file fit its memcg"
+ * sampler compares with the memcg's limit.
  *
  * One choice of counter per cgroup version, the same for every reader:
  *
@@ -23,8 +24,8 @@
  * hierarchical (every value includes the descendants) and has no
  * per-memcg alternative, so the only way both versions mean the same thing
  * is the subtree on v1 too.  A rate threshold (the watcher's
- * min_refaults_per_s), an A/B report and the sampler's comparison of page
- * cache against the memcg's limit (which is charged hierarchically) then
+ * min_refaults_per_s), an A/B report and a comparison of page cache
+ * against the memcg's limit (which is charged hierarchically) then
  * read the same quantity whichever cgroup version the machine runs.  For a
  * leaf memcg (every advshim-ab arm, and every process's memcg on v2) the
  * two are equal anyway.  The text is v1 when any key starts with

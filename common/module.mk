@@ -4,7 +4,6 @@
 # part of the library.
 COMMON_SRCS	:= $(wildcard common/*.c)
 COMMON_OBJS	:= $(COMMON_SRCS:%.c=$(OBJ)/%.o)
-COMMON_LIB	:= $(BUILD)/libadvcommon.a
 
 # Made afresh: `ar r` would keep members of removed sources.
 $(COMMON_LIB): $(COMMON_OBJS)
@@ -20,6 +19,7 @@ COMMON_TEST_SRCS := tests/unit/test_common_iostat.c \
 		    tests/unit/test_common_resid.c \
 		    tests/unit/test_common_smaps.c
 COMMON_TEST	:= $(BUILD)/tests/test_common
+TARGETS		+= $(COMMON_TEST)
 
 $(COMMON_TEST): $(COMMON_TEST_SRCS:%.c=$(OBJ)/%.o) $(COMMON_LIB)
 	@mkdir -p $(dir $@)
@@ -28,7 +28,6 @@ $(COMMON_TEST): $(COMMON_TEST_SRCS:%.c=$(OBJ)/%.o) $(COMMON_LIB)
 # Run from the top of the tree: the fixtures are read from tests/fixtures.
 .PHONY: check-common
 CHECK_TARGETS	+= check-common
+CHECK_FAST_TARGETS += check-common
 check-common: $(COMMON_TEST)
-	@case "$(SANITIZER)" in *thread*) \
-		echo "check-common: criterion cannot run under TSan; unit tests SKIPPED" >&2 ;; \
-	*) $(COMMON_TEST) --jobs 1 ;; esac
+	@$(call criterion,check-common,$(COMMON_TEST))

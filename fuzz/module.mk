@@ -1,5 +1,5 @@
-# fuzz/: libFuzzer targets for every parser and the shim's mapping table
-# (issue 7).  Built with clang, apart from the gcc build: each target
+# fuzz/: libFuzzer targets for every parser and the shim's mapping table.
+# Built with clang, apart from the gcc build: each target
 # compiles the project sources it needs itself, with
 # -fsanitize=fuzzer-no-link,address,undefined, into $(FUZZ_DIR)/obj.
 #
@@ -36,8 +36,8 @@ FUZZ_SRCS_fuzz_maptable	:= fuzz/fuzz_maptable.c shim/maptable.c \
 FUZZ_SRCS_fuzz_lrugen	:= fuzz/fuzz_lrugen.c common/lrugen.c
 FUZZ_SRCS_fuzz_memstat	:= fuzz/fuzz_memstat.c common/memstat.c \
 			   common/iostat.c common/smaps.c
-FUZZ_SRCS_fuzz_ab_exp	:= fuzz/fuzz_ab_exp.c tools/ab/exp_parse.c \
-			   tools/ab/exp_subst.c $(FUZZ_POLICY_SRCS)
+FUZZ_SRCS_fuzz_ab_exp	:= fuzz/fuzz_ab_exp.c tools/ab/exp_parse.c tools/ab/exp_get.c \
+			   tools/ab/exp_arm.c tools/ab/exp_subst.c $(FUZZ_POLICY_SRCS)
 FUZZ_LIBS_fuzz_policy_parse := $(CONFIG_LIBS)
 FUZZ_LIBS_fuzz_policy_match := $(CONFIG_LIBS)
 FUZZ_LIBS_fuzz_ab_exp	:= $(CONFIG_LIBS)

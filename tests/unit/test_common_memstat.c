@@ -2,7 +2,7 @@
 /*
  * test_common_memstat.c - the memory.stat parser on cgroup v1 and v2 text
  * from real kernels: one counter per cgroup version (the hierarchical
- * one), the sizes issue 13's sampler needs, old names, damaged text.
+ * one), the page cache and anon sizes, old names, damaged text.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/confcheck.h"
 #include "tools/ab/exp.h"
 #include "tools/ab/run.h"
 
@@ -34,12 +35,13 @@ static const char usage_text[] =
 "  -h, --help             this text\n"
 "Needs root and a memory controller (cgroup v2, or v1 memory).  See advshim-ab(1).\n";
 
+/* print_error - @err as FILE:LINE: message on stderr; returns 2 (usage). */
 static int print_error(const struct exp_error *err)
 {
-	if (err->line)
-		fprintf(stderr, "%s:%d: %s\n", err->file, err->line, err->msg);
-	else
-		fprintf(stderr, "%s: %s\n", err->file, err->msg);
+	char buf[sizeof(err->file) + sizeof(err->msg) + 16];
+
+	fprintf(stderr, "%s\n", conf_error_text(buf, sizeof(buf), err->file,
+						 err->line, err->msg));
 	return 2;
 }
 
