@@ -11,8 +11,9 @@
  * stall MGLRU after a cold read and warm up one page per fault).  need >=
  * nofit_pct%: RANDOM (read-around evicts what the next query needs).
  * Between the two the choice stays, unless normal advice visibly thrashes
- * there (memcg full, the files not resident, faulting), which sends it
- * to RANDOM; from RANDOM only a size verdict of "fits" leads back, so the
+ * there (memcg full, faulting, and each fault refaulting several pages
+ * that read-around brought and reclaim evicted), which sends it to
+ * RANDOM; from RANDOM only a size verdict of "fits" leads back, so the
  * band cannot flap.
  *
  * Hysteresis: a size verdict must hold `persist` samples, a thrash
@@ -32,13 +33,13 @@
 void adapt_params_default(struct adapt_params *p)
 {
 	*p = (struct adapt_params){
-		.fit_pct = 90,
-		.nofit_pct = 110,
+		.fit_pct = 100,
+		.nofit_pct = 120,
 		.persist = 3,
-		.thrash_persist = 20,
-		.thrash_resident_pct = 90,
+		.thrash_persist = 30,
 		.thrash_usage_pct = 95,
 		.thrash_majflt_s = 50,
+		.thrash_refaults = 4,
 		.dwell_ms = 30000,
 		.max_per_min = 2,
 		.fail_after = 3,
@@ -55,8 +56,8 @@ int adapt_params_check(const struct adapt_params *p, const char **what)
 		bad = "nofit_pct";
 	else if (!p->persist || !p->thrash_persist)
 		bad = p->persist ? "thrash_persist" : "persist";
-	else if (!p->thrash_resident_pct || p->thrash_resident_pct > 100)
-		bad = "thrash_resident_pct";
+	else if (!p->thrash_refaults)
+		bad = "thrash_refaults";
 	else if (!p->thrash_usage_pct || p->thrash_usage_pct > 100)
 		bad = "thrash_usage_pct";
 	else if (!p->max_per_min || p->max_per_min > ADAPT_RATE_SLOTS)
@@ -103,18 +104,24 @@ static uint64_t capacity_of(const struct adapt_sample *x)
 	return cap;
 }
 
-/* Major faults per second since the previous sample (0 after a reset). */
-static uint64_t majflt_rate(struct adapt_state *s, const struct adapt_sample *x,
-			    uint64_t t)
+/* Per second from @prev to @now over @dt_ms; 0 when it went down. */
+static uint64_t per_s(uint64_t prev, uint64_t now, uint64_t dt_ms)
 {
-	uint64_t r = 0;
+	return now >= prev && dt_ms ? (now - prev) * 1000 / dt_ms : 0;
+}
 
-	if (s->have_prev && x->majflt >= s->prev_majflt && t > s->prev_t_ms)
-		r = (x->majflt - s->prev_majflt) * 1000 / (t - s->prev_t_ms);
+/* Fault and refault rates since the previous sample (0 after a reset). */
+static void rates(struct adapt_state *s, const struct adapt_sample *x,
+		  uint64_t t, struct adapt_verdict *v)
+{
+	uint64_t dt = s->have_prev && t > s->prev_t_ms ? t - s->prev_t_ms : 0;
+
+	v->majflt_s = per_s(s->prev_majflt, x->majflt, dt);
+	v->refault_s = per_s(s->prev_refault, x->refault, dt);
 	s->have_prev = true;
 	s->prev_majflt = x->majflt;
+	s->prev_refault = x->refault;
 	s->prev_t_ms = t;
-	return r;
 }
 
 /* Switches recorded in the 60 s up to @t. */
@@ -190,8 +197,8 @@ static void measure(struct adapt_state *s, const struct adapt_sample *x,
 	s->nofit_run = v->ratio_pct >= p->nofit_pct ? s->nofit_run + 1 : 0;
 	if (s->choice == ADAPT_NORMAL && band &&
 	    (x->limit == ADAPT_NO_LIMIT || v->usage_pct >= p->thrash_usage_pct) &&
-	    v->resident_pct < p->thrash_resident_pct &&
-	    v->majflt_s >= p->thrash_majflt_s)
+	    v->majflt_s >= p->thrash_majflt_s &&
+	    v->refault_s >= v->majflt_s * p->thrash_refaults)
 		s->thrash_run++;
 	else
 		s->thrash_run = 0;
@@ -267,7 +274,10 @@ struct adapt_verdict adapt_step(struct adapt_state *s,
 	v.switched = false;
 	v.status = x->status;
 	v.choice = s->choice;
-	v.majflt_s = majflt_rate(s, x, t);
+	if (x->status)
+		v.majflt_s = v.refault_s = 0;
+	else
+		rates(s, x, t, &v);
 	if (x->status || (x->limit == ADAPT_NO_LIMIT && !x->mem_avail)) {
 		if (!x->status)
 			v.status = -ENODATA;
@@ -348,7 +358,9 @@ size_t adapt_describe(const struct adapt_verdict *v, char *buf, size_t size)
 		put_u(&o, v->usage_pct);
 		put_s(&o, "%, ");
 		put_u(&o, v->majflt_s);
-		put_s(&o, " majflt/s");
+		put_s(&o, " majflt/s, ");
+		put_u(&o, v->refault_s);
+		put_s(&o, " refaults/s");
 	} else if (v->status) {
 		put_s(&o, ": error ");
 		put_u(&o, (uint64_t)-(int64_t)v->status);

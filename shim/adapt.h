@@ -32,8 +32,9 @@ enum adapt_reason {
 	ADAPT_R_FITS,		/* need <= fit_pct of capacity */
 	ADAPT_R_NOFIT,		/* need >= nofit_pct of capacity */
 	ADAPT_R_BAND,		/* in between: the choice stays */
-	ADAPT_R_THRASH,		/* in the band, normal, memcg full, file not
-				   resident, faulting: read-around evicts */
+	ADAPT_R_THRASH,		/* in the band, normal, memcg full, faulting,
+				   and most faults refault what read-around
+				   evicted: RANDOM */
 	ADAPT_R_UNREADABLE,	/* figures unreadable fail_after times: RANDOM */
 	ADAPT_R_PERSIST,	/* a switch wanted, not yet for `persist` */
 	ADAPT_R_DWELL,		/* a switch wanted, the dwell time not over */
@@ -50,9 +51,10 @@ struct adapt_params {
 	unsigned int nofit_pct;		/* need >= this % of capacity: RANDOM */
 	unsigned int persist;		/* samples a size verdict must hold */
 	unsigned int thrash_persist;	/* samples the thrash verdict must hold */
-	unsigned int thrash_resident_pct; /* thrash: resident < this % of need */
 	unsigned int thrash_usage_pct;	/* thrash: usage >= this % of limit */
 	unsigned int thrash_majflt_s;	/* thrash: major faults/s >= this */
+	unsigned int thrash_refaults;	/* thrash: memcg refaults per major
+					   fault of the process >= this */
 	unsigned int dwell_ms;		/* at least this long between switches */
 	unsigned int max_per_min;	/* switches in any 60 s, 1..8 */
 	unsigned int fail_after;	/* unreadable samples before RANDOM */
@@ -69,6 +71,7 @@ struct adapt_sample {
 	uint64_t need;		/* size of the group's files' mappings */
 	uint64_t resident;	/* of that, in the page cache (mincore) */
 	uint64_t majflt;	/* the process's major faults (getrusage) */
+	uint64_t refault;	/* the memcg's workingset_refault_file */
 };
 
 /* The outcome of a step, with the numbers it used. */
@@ -83,6 +86,7 @@ struct adapt_verdict {
 	unsigned int resident_pct; /* resident * 100 / need */
 	unsigned int usage_pct;	/* usage * 100 / limit (0 without limit) */
 	uint64_t majflt_s;	/* since the previous sample */
+	uint64_t refault_s;	/* since the previous sample */
 	int status;		/* the sample's */
 };
 
@@ -91,7 +95,7 @@ struct adapt_state {
 	enum adapt_choice choice;
 	bool measured;		/* a good sample has been seen */
 	bool have_prev;		/* prev_* valid (majflt rate) */
-	uint64_t prev_t_ms, prev_majflt;
+	uint64_t prev_t_ms, prev_majflt, prev_refault;
 	uint64_t last_t_ms;
 	unsigned int fits_run, nofit_run, thrash_run, fail_run;
 	uint64_t switch_ms[ADAPT_RATE_SLOTS];	/* ring of switch times */
@@ -107,7 +111,8 @@ void adapt_params_default(struct adapt_params *p);
 /*
  * adapt_params_check - 0 if @p is usable, else -EINVAL and *@what names
  * the first bad field (fit_pct < nofit_pct, percentages 1..1000,
- * max_per_min 1..ADAPT_RATE_SLOTS, persist >= 1, fail_after >= 1).
+ * thrash_usage_pct 1..100, thrash_refaults >= 1, max_per_min
+ * 1..ADAPT_RATE_SLOTS, persist >= 1, fail_after >= 1).
  */
 int adapt_params_check(const struct adapt_params *p, const char **what);
 
@@ -138,8 +143,8 @@ const char *adapt_reason_name(enum adapt_reason r);
 
 /*
  * adapt_describe - one line for the log and `advshim inspect`, e.g.
- * "normal (fits: need 120 MiB = 88% of capacity 136 MiB, resident 100%,
- * 0 majflt/s)".  No stdio, no allocation.  Returns the length written
+ * "normal (fits: need 120 MiB = 96% of capacity 125 MiB, resident 100%,
+ * usage 98%, 0 majflt/s, 0 refaults/s)".  No stdio, no allocation.  Returns the length written
  * (truncated to @size - 1, always NUL-terminated when @size > 0).
  */
 size_t adapt_describe(const struct adapt_verdict *v, char *buf, size_t size);

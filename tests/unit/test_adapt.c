@@ -24,6 +24,7 @@ struct world {
 	unsigned int resident_pct;	/* % of need */
 	unsigned int usage_pct;		/* % of LIMIT */
 	uint64_t majflt_s;
+	uint64_t refault_s;		/* the memcg's */
 	int status;			/* != 0: the sample is unreadable */
 	uint64_t limit;			/* 0: LIMIT */
 };
@@ -31,7 +32,7 @@ struct world {
 struct run {
 	struct adapt_params p;
 	struct adapt_state s;
-	uint64_t t_ms, majflt;
+	uint64_t t_ms, majflt, refault;
 	unsigned int nr_switched;	/* steps with switched */
 	uint64_t switch_t[64];
 };
@@ -63,6 +64,8 @@ static struct adapt_verdict step(struct run *r, struct world w)
 	x.resident = x.need * w.resident_pct / 100;
 	r->majflt += w.majflt_s;
 	x.majflt = r->majflt;
+	r->refault += w.refault_s;
+	x.refault = r->refault;
 	v = adapt_step(&r->s, &x);
 	if (v.switched && r->nr_switched < 64)
 		r->switch_t[r->nr_switched++] = r->t_ms;
@@ -278,8 +281,10 @@ Test(adapt, normal_thrashing_in_the_band_goes_random_once)
 	run_init(&r);
 	mid = (r.p.fit_pct + r.p.nofit_pct) / 2;
 	hold(&r, calm(r.p.fit_pct), 60);	/* fits: normal */
-	thrash = (struct world){ .ratio_pct = mid, .resident_pct = 70,
-				 .usage_pct = 99, .majflt_s = 2000 };
+	/* read-around: each fault refaults what the last ones evicted */
+	thrash = (struct world){ .ratio_pct = mid, .resident_pct = 85,
+				 .usage_pct = 99, .majflt_s = 400,
+				 .refault_s = 400 * r.p.thrash_refaults };
 	v = hold(&r, thrash, r.p.thrash_persist - 1);
 	cr_assert_eq(v.choice, ADAPT_NORMAL);
 	v = step(&r, thrash);
@@ -303,20 +308,28 @@ Test(adapt, a_cold_read_does_not_switch)
 	hold(&r, calm(r.p.fit_pct), 30);
 	/* in the fits region: a long backup pushes the file out for 2 min */
 	v = hold(&r, (struct world){ .ratio_pct = r.p.fit_pct, .resident_pct = 40,
-				      .usage_pct = 100, .majflt_s = 5000 }, 120);
+				      .usage_pct = 100, .majflt_s = 5000,
+				      .refault_s = 100000 }, 120);
 	cr_assert_eq(v.choice, ADAPT_NORMAL);
 	/* in the band: shorter than thrash_persist */
 	hold(&r, calm(mid), 10);
 	v = hold(&r, (struct world){ .ratio_pct = mid, .resident_pct = 60,
-				      .usage_pct = 100, .majflt_s = 5000 },
+				      .usage_pct = 100, .majflt_s = 5000,
+				      .refault_s = 100000 },
 		 r.p.thrash_persist - 1);
 	v = hold(&r, calm(mid), 60);
 	cr_assert_eq(v.choice, ADAPT_NORMAL);
-	/* idle (no faults) or a memcg with room is no thrash either */
+	/* idle (no faults), a memcg with room, few refaults per fault (the
+	 * lab's 1.01x file: 544 faults/s, 785 refaults/s): no thrash */
 	hold(&r, (struct world){ .ratio_pct = mid, .resident_pct = 60,
-				  .usage_pct = 100, .majflt_s = 0 }, 120);
-	v = hold(&r, (struct world){ .ratio_pct = mid, .resident_pct = 60,
-				      .usage_pct = 80, .majflt_s = 5000 }, 120);
+				  .usage_pct = 100, .majflt_s = 0,
+				  .refault_s = 100000 }, 120);
+	hold(&r, (struct world){ .ratio_pct = mid, .resident_pct = 60,
+				  .usage_pct = 80, .majflt_s = 5000,
+				  .refault_s = 100000 }, 120);
+	v = hold(&r, (struct world){ .ratio_pct = mid, .resident_pct = 99,
+				      .usage_pct = 100, .majflt_s = 544,
+				      .refault_s = 785 }, 120);
 	cr_assert_eq(v.choice, ADAPT_NORMAL);
 	cr_assert_eq(r.s.switches, 0);
 }
@@ -473,6 +486,10 @@ Test(adapt, params_check)
 	p.fail_after = 0;
 	cr_assert_eq(adapt_params_check(&p, &what), -EINVAL);
 	cr_assert_str_eq(what, "fail_after");
+	adapt_params_default(&p);
+	p.thrash_refaults = 0;
+	cr_assert_eq(adapt_params_check(&p, &what), -EINVAL);
+	cr_assert_str_eq(what, "thrash_refaults");
 }
 
 Test(adapt, describe)
@@ -481,12 +498,13 @@ Test(adapt, describe)
 		.choice = ADAPT_NORMAL, .reason = ADAPT_R_FITS,
 		.need = 120 * MIB, .capacity = 125 * MIB, .ratio_pct = 96,
 		.resident_pct = 100, .usage_pct = 98, .majflt_s = 3,
+		.refault_s = 40,
 	};
 	char buf[160], small[8];
 
 	cr_assert_eq(adapt_describe(&v, buf, sizeof(buf)), strlen(buf));
 	cr_assert_str_eq(buf, "normal (fits: need 120 MiB = 96% of capacity 125 MiB, "
-			 "resident 100%, usage 98%, 3 majflt/s)");
+			 "resident 100%, usage 98%, 3 majflt/s, 40 refaults/s)");
 	cr_assert_eq(adapt_describe(&v, small, sizeof(small)), 7);
 	cr_assert_str_eq(small, "normal ");
 	v = (struct adapt_verdict){ .choice = ADAPT_RANDOM,

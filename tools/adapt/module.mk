@@ -35,3 +35,10 @@ else
 			echo "$$t: sanitizer report above"; exit 1; fi; \
 	done
 endif
+
+# adapt-replay: the state machine over a recorded samples.tsv.
+ADAPT_REPLAY	:= $(BUILD)/adapt-replay
+TARGETS		+= $(ADAPT_REPLAY)
+
+$(ADAPT_REPLAY): $(OBJ)/tools/adapt/replay.o $(OBJ)/shim/adapt.o
+	$(CC) $(ALL_LDFLAGS) -o $@ $^
