@@ -6,7 +6,8 @@
 # with tools/adapt/lab/arm.sh; VAR=VALUE set the scenario for every arm
 # (VEC_MB MEMCG_MB COLD_MB COLD_AT THREADS THETA DURATION).  Results go to
 # $BUILD/lab/runs/adapt-NAME-DATE/out/arms/*, the summary (report.awk) to
-# summary.tsv there and to stdout.
+# summary.tsv there and to stdout.  ARMS_MATCH=REGEX runs only the arms
+# whose name matches (grep -E), to keep one boot under LAB_TIMEOUT.
 #   tools/adapt/lab/run.sh report RUNDIR   re-renders a finished run
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -38,12 +39,12 @@ run=$BUILD/lab/runs/adapt-$name-$(date +%Y%m%d-%H%M%S)
 stage=$run/stage
 mkdir -p "$stage"
 cp "$here/arm.sh" "$BUILD/adapt-probe" "$stage/"
-cp "$arms" "$stage/arms"
+awk -v re="${ARMS_MATCH:-.}" '/^[ \t]*(#|$)/ || $1 ~ re' "$arms" >"$stage/arms"
 for kv in "$@"; do echo "export $kv"; done >"$stage/env"
-cp "$arms" "$run/arms"
+cp "$stage/arms" "$run/arms"
 cp "$stage/env" "$run/env"
 rc=0
-LAB_TIMEOUT=${LAB_TIMEOUT:-3600} "$top/tools/lab/lab.sh" job "$run" "$here/job.sh" \
+LAB_TIMEOUT=${LAB_TIMEOUT:-5400} "$top/tools/lab/lab.sh" job "$run" "$here/job.sh" \
 	"$stage/arm.sh" "$stage/adapt-probe" "$stage/arms" "$stage/env" || rc=$?
 rm -rf "$stage"
 echo "run: $run (guest exit $rc)"
