@@ -38,12 +38,13 @@ FUZZ_SRCS_fuzz_memstat	:= fuzz/fuzz_memstat.c common/memstat.c \
 			   common/iostat.c common/smaps.c
 FUZZ_SRCS_fuzz_ab_exp	:= fuzz/fuzz_ab_exp.c tools/ab/exp_parse.c tools/ab/exp_get.c \
 			   tools/ab/exp_arm.c tools/ab/exp_subst.c $(FUZZ_POLICY_SRCS)
+FUZZ_SRCS_fuzz_cgroup	:= fuzz/fuzz_cgroup.c common/cgroup.c shim/adapt.c
 FUZZ_LIBS_fuzz_policy_parse := $(CONFIG_LIBS)
 FUZZ_LIBS_fuzz_policy_match := $(CONFIG_LIBS)
 FUZZ_LIBS_fuzz_ab_exp	:= $(CONFIG_LIBS)
 
 FUZZ_ALL	:= fuzz_policy_parse fuzz_policy_match fuzz_maptable \
-		   fuzz_lrugen fuzz_memstat fuzz_ab_exp
+		   fuzz_lrugen fuzz_memstat fuzz_ab_exp fuzz_cgroup
 FUZZ_TARGETS	?= $(FUZZ_ALL)
 # Only targets whose every source exists can be built.
 FUZZ_BUILDABLE	:= $(foreach t,$(FUZZ_ALL),$(if $(filter-out $(wildcard $(FUZZ_SRCS_$(t))),$(FUZZ_SRCS_$(t))),,$(t)))

@@ -17,6 +17,8 @@ enum load_mode { LOAD_RANDOM, LOAD_STREAM };
 enum load_advice { ADVICE_NONE, ADVICE_NORMAL, ADVICE_RANDOM, ADVICE_SEQUENTIAL };
 enum load_via { VIA_MMAP, VIA_READ };
 
+#define LOAD_MAX_SWITCH 8
+
 struct load_opts {
 	enum load_mode mode;
 	const char *file;
@@ -32,11 +34,19 @@ struct load_opts {
 	unsigned int interval_ms;
 	double duration_s;	/* 0: until SIGINT/SIGTERM */
 	bool shuffle;		/* spread hot records over the file */
+	unsigned int nr_switch;	/* --switch-advice-at, in time order */
+	struct load_switch {
+		uint64_t at_ms;
+		enum load_advice advice;
+	} sw[LOAD_MAX_SWITCH];
 	/* stream */
 	enum load_via via;
 	unsigned int loops;
 	unsigned int delay_ms;
 	uint64_t block;		/* read() size */
+	bool noreuse;		/* POSIX_FADV_NOREUSE on the fd first */
+	bool drop_pass;		/* POSIX_FADV_DONTNEED after each pass */
+	uint64_t drop_every;	/* ... and every this many bytes read (0: no) */
 };
 
 /*

@@ -99,6 +99,32 @@ check "stream: delay shows in the start event" \
 	grep -q '^{"event":"start","loop":1,"mono_ms":[0-9]*,"elapsed_ms":[3-9][0-9][0-9],' "$dir/s.out"
 check "stream json: end event" grep -q '"event":"end","loop":1,.*"bytes":3145728' "$dir/s.out"
 
+# --- advice switches mid-run; the cold reader's drop-behind and NOREUSE ----
+"$bin" random --threads 1 --interval-ms 100 --switch-advice-at 0.3=normal \
+	"$f" >"$dir/w.out" 2>&1 &
+pid=$!
+n=0
+until grep -q '^# switch' "$dir/w.out" || [ $n -ge 100 ]; do
+	sleep 0.1; n=$((n + 1))
+done
+flags=$(vmflags $pid "$f")
+kill -TERM $pid; wait $pid; pid=
+check "switch-advice-at: marked once" \
+	[ "$(grep -c '^# switch elapsed_ms=[0-9]* mono_ms=[0-9]* advice=normal ok=1$' "$dir/w.out")" -eq 1 ]
+check "switch-advice-at: random -> normal, no rr after ($flags)" \
+	sh -c "echo '$flags' | grep -q VmFlags && ! echo '$flags' | grep -qw rr"
+if command -v strace >/dev/null; then
+	strace -e trace=fadvise64 -o "$dir/st" "$bin" stream --via read --block 1M \
+		--noreuse --drop-behind 2M "$f" >/dev/null 2>&1
+	check "stream --noreuse: one NOREUSE on the whole file" \
+		[ "$(grep -c 'fadvise64(3, 0, 0, POSIX_FADV_NOREUSE) *= 0' "$dir/st")" -eq 1 ]
+	check "stream --drop-behind 2M: 4 DONTNEED of 2 MiB, in order" \
+		[ "$(grep -o 'fadvise64(3, [0-9]*, 2097152, POSIX_FADV_DONTNEED) = 0' "$dir/st" |
+		   awk -F'[(,]' '{ printf "%s ", $3 }')" = " 0  2097152  4194304  6291456 " ]
+else
+	echo "skip - strace missing: --noreuse and --drop-behind not traced"
+fi
+
 # --- bad arguments --------------------------------------------------------
 bad_arg() {	# bad_arg STATUS MESSAGE-REGEX ARGS...
 	want=$1 re=$2; shift 2
@@ -124,6 +150,10 @@ bad_arg 2 "--threads is not valid in stream mode" stream --threads 2 "$f"
 bad_arg 2 "via 'mmap2'" stream --via mmap2 "$f"
 bad_arg 2 "loops 'x'" stream --loops x "$f"
 bad_arg 2 "see --help" random --bogus "$f"
+bad_arg 2 "expected SECONDS=ADVICE" random --switch-advice-at normal "$f"
+bad_arg 2 "must be in time order" random --switch-advice-at 2=normal --switch-advice-at 1=random "$f"
+bad_arg 2 "--drop-behind is not valid in random mode" random --drop-behind pass "$f"
+bad_arg 2 "needs --via read" stream --drop-behind 1M "$f"
 bad_arg 1 "give --size to create it" random "$dir/missing.bin"
 bad_arg 1 "exists with 8388608 bytes, not the 1048576" random --size 1M "$f"
 bad_arg 2 "records of 16777216 bytes" random --record 16M "$f"
