@@ -2,8 +2,12 @@
 # Linked into libadvshim.so and the tools; needs $(CONFIG_LIBS).
 POLICY_SRCS	:= $(wildcard policy/*.c)
 # The libconfig checks the parser reports through (common/confcheck.c) go
-# into the archive too: libadvshim.so links this archive alone.
-POLICY_OBJS	:= $(POLICY_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/common/confcheck.o
+# into the archive too: libadvshim.so links this archive alone.  So does
+# the adaptive advice's state machine (shim/adapt.c, pure): the parser
+# checks the `adaptive` group with its adapt_params_check(), and the shim
+# (which leaves adapt.c out of its own objects) gets it from here.
+POLICY_OBJS	:= $(POLICY_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/common/confcheck.o \
+		   $(OBJ)/shim/adapt.o
 
 $(POLICY_LIB): $(POLICY_OBJS)
 	@mkdir -p $(dir $@)

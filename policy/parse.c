@@ -9,7 +9,8 @@
  * caught by `advshim check` before the policy reaches a process.
  *
  * The `watch` group belongs to advshim-watch, which parses it itself; here
- * it is only noted (policy->has_watch).
+ * it is only noted (policy->has_watch).  The `adaptive` group is
+ * parse_adaptive.c's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -203,6 +204,7 @@ static int parse_root(struct parser *ps, const config_setting_t *root)
 		const char *key;
 		int (*parse)(struct parser *, const config_setting_t *);
 	} keys[] = {
+		{ "adaptive", parse_adaptive },
 		{ "log", parse_log },
 		{ "processes", parse_processes },
 		{ "rules", parse_rules },
@@ -225,7 +227,8 @@ static int parse_root(struct parser *ps, const config_setting_t *root)
 			;
 		if (k == nr_keys)
 			return conf_unknown_key(&ps->cc, s, "", "version, log, "
-						"processes, rules, watch");
+						"processes, rules, adaptive, "
+						"watch");
 		if (keys[k].parse(ps, s))
 			return -1;
 	}
@@ -265,6 +268,7 @@ static struct policy *policy_alloc(const char *name)
 	p->source = strdup(name);
 	p->log.level = POLICY_LOG_WARN;
 	p->log.target = strdup("stderr");
+	policy_adaptive_default(&p->adaptive);
 	if (!p->source || !p->log.target) {
 		policy_free(p);
 		return NULL;

@@ -84,7 +84,8 @@ static void allowed(enum adv_family fam, enum adv_kind kind, char *buf,
 		snprintf(buf, size, "keep");
 		return;
 	}
-	snprintf(buf, size, "keep, skip");
+	snprintf(buf, size, "keep, skip%s", fam == ADV_FAMILY_MADVISE &&
+		 kind == ADV_RANDOM ? ", adaptive" : "");
 	for (k = ADV_NORMAL; k <= ADV_NOREUSE; k++) {
 		if (k == ADV_DONTNEED || !adv_family_has(fam, (enum adv_kind)k))
 			continue;
@@ -151,6 +152,33 @@ static int check_rewrite(struct parser *ps, const config_setting_t *s,
 	return 0;
 }
 
+/*
+ * parse_adaptive_action - "adaptive" for key @kind of @fam: only the
+ * madvise family's random has it.  0 (action set) or -1 after reporting.
+ */
+static int parse_adaptive_action(struct parser *ps, const config_setting_t *s,
+				 const struct rule_ctx *rc, enum adv_family fam,
+				 enum adv_kind kind, struct adv_action *a)
+{
+	const char *key = config_setting_name(s);
+
+	if (fam == ADV_FAMILY_FADVISE)
+		return perr(ps, s, "%s: fadvise.%s cannot be \"adaptive\": the "
+			    "adaptive choice is between MADV_RANDOM and normal "
+			    "advice on mappings (posix_fadvise RANDOM does not "
+			    "change mmap read-around); use random = "
+			    "\"adaptive\" in the rule itself", rc->what, key);
+	if (kind != ADV_RANDOM)
+		return perr(ps, s, "%s: %s cannot be \"adaptive\": only random "
+			    "is (it keeps MADV_RANDOM while the files do not "
+			    "fit the memory cgroup and gives normal advice "
+			    "while they do)", rc->what, key);
+	a->act = ADV_ACT_ADAPT;
+	a->to = ADV_RANDOM;
+	ps->p->has_adaptive = true;
+	return 0;
+}
+
 /* parse_action - one advice key of a rule: keep, skip or another advice. */
 static int parse_action(struct parser *ps, const config_setting_t *s,
 			struct rule_ctx *rc, enum adv_family fam,
@@ -171,6 +199,8 @@ static int parse_action(struct parser *ps, const config_setting_t *s,
 		a->act = ADV_ACT_KEEP;
 		return 0;
 	}
+	if (!strcmp(v, "adaptive"))
+		return parse_adaptive_action(ps, s, rc, fam, kind, a);
 	if (strcmp(v, "skip") && (adv_kind_parse(v, &to) ||
 				  !strcmp(v, "others"))) {
 		allowed(fam, kind, exp, sizeof(exp));

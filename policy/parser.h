@@ -45,4 +45,14 @@ int for_each_string(struct parser *ps, const config_setting_t *s,
  */
 int parse_rules(struct parser *ps, const config_setting_t *s);
 
+/*
+ * parse_adaptive - the `adaptive` group into ps->p->adaptive (which holds
+ * the defaults already), each key range-checked, then the whole with
+ * adapt_params_check().  Returns 0 or -1.
+ */
+int parse_adaptive(struct parser *ps, const config_setting_t *g);
+
+/* policy_adaptive_default - the defaults of the `adaptive` group into @a. */
+void policy_adaptive_default(struct policy_adaptive *a);
+
 #endif /* ADVSHIM_POLICY_PARSER_H */

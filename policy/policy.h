@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "shim/adapt.h"
+
 /* The two advice families: madvise()/posix_madvise(), and posix_fadvise(). */
 enum adv_family {
 	ADV_FAMILY_MADVISE,
@@ -45,6 +47,8 @@ enum adv_act {
 	ADV_ACT_KEEP,		/* pass the caller's advice unchanged */
 	ADV_ACT_REWRITE,	/* issue `to` instead */
 	ADV_ACT_SKIP,		/* issue nothing, report success */
+	ADV_ACT_ADAPT,		/* madvise random only: keep RANDOM or issue
+				   normal, chosen at run time (shim/adapt.c) */
 };
 
 struct adv_action {
@@ -79,6 +83,19 @@ struct policy_rule {
 	unsigned int on_map;	/* enum map_act bits */
 };
 
+/*
+ * The `adaptive` group: the decision's thresholds (struct adapt_params,
+ * shim/adapt.h, checked with adapt_params_check) and the sampler's
+ * interval.  Defaults when the group is absent: adapt_params_default(),
+ * ADAPT_INTERVAL_MS.
+ */
+#define ADAPT_INTERVAL_MS	1000
+struct policy_adaptive {
+	struct adapt_params params;
+	unsigned int interval_ms;	/* between samples */
+	int line;			/* of the group; 0: not given */
+};
+
 struct policy {
 	char *source;		/* file name, or "<default>" */
 	int version;
@@ -88,6 +105,8 @@ struct policy {
 	struct policy_rule *rules;
 	size_t nr_rules;
 	bool has_watch;		/* a `watch` group is present (see watch_conf) */
+	bool has_adaptive;	/* some rule has random = "adaptive" */
+	struct policy_adaptive adaptive;
 };
 
 #define POLICY_ERR_MSG 256
@@ -148,6 +167,16 @@ const struct policy_rule *policy_match_glob(const struct policy *p,
  */
 struct adv_action policy_decide(const struct policy_rule *rule,
 				enum adv_family family, enum adv_kind kind);
+
+/*
+ * policy_rule_adaptive - true if @rule (may be NULL) chooses madvise
+ * RANDOM adaptively (random = "adaptive").
+ */
+static inline bool policy_rule_adaptive(const struct policy_rule *rule)
+{
+	return rule &&
+	       rule->action[ADV_FAMILY_MADVISE][ADV_RANDOM].act == ADV_ACT_ADAPT;
+}
 
 /*
  * policy_selects_process - true if the policy acts in executable @exe (its
@@ -224,7 +253,13 @@ void policy_print_rule(const struct policy *p, const struct policy_rule *rule,
 void policy_print_actions(const struct policy_rule *rule, FILE *f);
 
 /*
- * adv_action_format - "keep", "skip" or "rewrite to NAME" into @buf
+ * policy_print_adaptive - the `adaptive` settings in force (defaults
+ * included) and what they mean, as `advshim check` shows them.
+ */
+void policy_print_adaptive(const struct policy *p, FILE *f);
+
+/*
+ * adv_action_format - "keep", "skip", "rewrite to NAME" or "adaptive" into @buf
  * (size @size, truncated, always NUL-terminated).  Returns @buf.
  */
 char *adv_action_format(struct adv_action a, char *buf, size_t size);

@@ -20,6 +20,9 @@ char *adv_action_format(struct adv_action a, char *buf, size_t size)
 	case ADV_ACT_REWRITE:
 		snprintf(buf, size, "rewrite to %s", adv_kind_name(a.to));
 		break;
+	case ADV_ACT_ADAPT:
+		snprintf(buf, size, "adaptive");
+		break;
 	default:
 		snprintf(buf, size, "keep");
 		break;
@@ -103,6 +106,32 @@ static bool policy_has_catch_all(const struct policy *p)
 	return false;
 }
 
+void policy_print_adaptive(const struct policy *p, FILE *f)
+{
+	const struct policy_adaptive *a = &p->adaptive;
+	const struct adapt_params *x = &a->params;
+
+	if (a->line)
+		fprintf(f, "adaptive (the group at line %d): ", a->line);
+	else
+		fprintf(f, "adaptive (defaults): ");
+	fprintf(f, "random = \"adaptive\" chooses at run time, per process\n");
+	fprintf(f, "  need: the files mapped under such rules and advised "
+		"RANDOM; capacity: the memory\n  cgroup's limit minus what is "
+		"not page cache (MemAvailable without a limit)\n");
+	fprintf(f, "  normal advice while need <= %u%% of capacity, "
+		"MADV_RANDOM from %u%%; in between\n  the choice stays, unless "
+		"normal advice thrashes for %u samples (usage >= %u%% of\n  "
+		"the limit, >= %u major faults/s, >= %u memcg refaults per "
+		"fault)\n", x->fit_pct, x->nofit_pct, x->thrash_persist,
+		x->thrash_usage_pct, x->thrash_majflt_s, x->thrash_refaults);
+	fprintf(f, "  a sample every %u ms; a verdict holds %u samples; "
+		"switches >= %u ms apart,\n  <= %u a minute; figures "
+		"unreadable %u samples in a row: MADV_RANDOM\n",
+		a->interval_ms, x->persist, x->dwell_ms, x->max_per_min,
+		x->fail_after);
+}
+
 void policy_print(const struct policy *p, FILE *f)
 {
 	size_t i;
@@ -120,6 +149,11 @@ void policy_print(const struct policy *p, FILE *f)
 			i + 1 == p->nr_processes ? "\n" : "");
 	if (p->has_watch)
 		fprintf(f, "watch: present (checked by advshim-watch)\n");
+	if (p->has_adaptive)
+		policy_print_adaptive(p, f);
+	else if (p->adaptive.line)
+		fprintf(f, "adaptive: settings unused (no rule has random = "
+			"\"adaptive\")\n");
 	if (!p->nr_rules) {
 		fprintf(f, "no rules: every advice passes through\n");
 		return;

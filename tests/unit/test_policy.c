@@ -127,6 +127,72 @@ Test(policy, defaults)
 	policy_free(p);
 }
 
+Test(policy, adaptive)
+{
+	struct adapt_params def;
+	struct policy *p;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	adapt_params_default(&def);
+	p = parse_ok("version = 1;\n"
+		     "rules = ( { name = \"v\"; match = \"**/*.vec\";\n"
+		     "            random = \"adaptive\"; },\n"
+		     "          { match = \"**\"; } );\n");
+	cr_expect(p->has_adaptive);
+	cr_expect_eq(p->adaptive.line, 0);
+	cr_expect_eq(p->adaptive.interval_ms, ADAPT_INTERVAL_MS);
+	cr_expect(!memcmp(&p->adaptive.params, &def, sizeof(def)));
+	expect_act(&p->rules[0], ADV_FAMILY_MADVISE, ADV_RANDOM, ADV_ACT_ADAPT, 0);
+	cr_expect(policy_rule_adaptive(&p->rules[0]));
+	cr_expect(!policy_rule_adaptive(&p->rules[1]));
+	cr_expect(!policy_rule_adaptive(NULL));
+	policy_free(p);
+
+	p = parse_ok("version = 1;\n"
+		     "adaptive = { fit_pct = 90; nofit_pct = 150; persist = 2;\n"
+		     "  thrash_persist = 10; thrash_usage_pct = 90;\n"
+		     "  thrash_majflt_s = 0; thrash_refaults = 8; dwell_ms = 0;\n"
+		     "  max_per_min = 8; fail_after = 1; interval_ms = 250; };\n"
+		     "rules = ( { match = \"**\"; random = \"adaptive\"; } );\n");
+	cr_expect_eq(p->adaptive.line, 2);
+	cr_expect_eq(p->adaptive.params.fit_pct, 90);
+	cr_expect_eq(p->adaptive.params.nofit_pct, 150);
+	cr_expect_eq(p->adaptive.params.persist, 2);
+	cr_expect_eq(p->adaptive.params.thrash_persist, 10);
+	cr_expect_eq(p->adaptive.params.thrash_usage_pct, 90);
+	cr_expect_eq(p->adaptive.params.thrash_majflt_s, 0);
+	cr_expect_eq(p->adaptive.params.thrash_refaults, 8);
+	cr_expect_eq(p->adaptive.params.dwell_ms, 0);
+	cr_expect_eq(p->adaptive.params.max_per_min, 8);
+	cr_expect_eq(p->adaptive.params.fail_after, 1);
+	cr_expect_eq(p->adaptive.interval_ms, 250);
+	f = open_memstream(&buf, &len);
+	cr_assert_not_null(f);
+	policy_print(p, f);
+	fclose(f);
+	cr_expect(strstr(buf, "adaptive (the group at line 2)"), "%s", buf);
+	cr_expect(strstr(buf, "normal advice while need <= 90% of capacity, "
+			 "MADV_RANDOM from 150%"), "%s", buf);
+	cr_expect(strstr(buf, "  random        adaptive            keep\n"),
+		  "%s", buf);
+	cr_expect(!strstr(buf, " \n"), "trailing blanks in:\n%s", buf);
+	free(buf);
+	policy_free(p);
+
+	/* A group no rule uses is allowed, and said so. */
+	p = parse_ok("version = 1;\nadaptive = { dwell_ms = 1000; };\n");
+	cr_expect(!p->has_adaptive);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	policy_print(p, f);
+	fclose(f);
+	cr_expect(strstr(buf, "adaptive: settings unused"), "%s", buf);
+	free(buf);
+	policy_free(p);
+}
+
 Test(policy, on_map_forms)
 {
 	struct policy *p = parse_ok("version = 1; rules = (\n"
@@ -318,6 +384,8 @@ Test(policy, action_format)
 	cr_expect_str_eq(adv_action_format(a, buf, sizeof(buf)), "skip");
 	a.act = ADV_ACT_KEEP;
 	cr_expect_str_eq(adv_action_format(a, buf, sizeof(buf)), "keep");
+	a.act = ADV_ACT_ADAPT;
+	cr_expect_str_eq(adv_action_format(a, buf, sizeof(buf)), "adaptive");
 }
 
 Test(policy, load_file)

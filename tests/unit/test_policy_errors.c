@@ -55,7 +55,8 @@ ERR(version_float, "version = 1.0;\n", 1, "got a floating-point number")
 
 /* top level */
 ERR(unknown_top_key, V "rulez = ();\n", 2,
-    "unknown key \"rulez\" (expected version, log, processes, rules, watch)")
+    "unknown key \"rulez\" (expected version, log, processes, rules, "
+    "adaptive, watch)")
 ERR(rules_group, V "rules = { match = \"**\"; };\n", 2,
     "rules: expected a list")
 ERR(rules_array, V "rules = [ \"**\" ];\n", 2, "rules: expected a list")
@@ -141,11 +142,34 @@ ERR(glob_reversed_range, V R "  { match = \"/a/[z-a]\"; }\n);\n", 3,
 ERR(glob_trailing_backslash, V R "  { match = \"/a/b\\\\\"; }\n);\n", 3,
     "'\\' at the end")
 
+/* random = "adaptive" and the `adaptive` group */
+ERR(adaptive_fadvise, V R "  { match = \"**\";\n"
+    "    fadvise = { random = \"adaptive\"; }; }\n);\n", 4,
+    "fadvise.random cannot be \"adaptive\"")
+ERR(adaptive_sequential, V R "  { match = \"**\"; sequential = \"adaptive\"; }\n);\n",
+    3, "sequential cannot be \"adaptive\": only random is")
+ERR(adaptive_group_type, V "adaptive = 3;\n", 2,
+    "adaptive: expected a group { fit_pct = ...; ... }, got an integer")
+ERR(adaptive_unknown_key, V "adaptive = {\n  fit = 90; };\n", 3,
+    "adaptive: unknown key \"fit\" (expected fit_pct, nofit_pct,")
+ERR(adaptive_range, V "adaptive = {\n  max_per_min = 9; };\n", 3,
+    "adaptive.max_per_min: 9 is out of range (expected 1 to 8)")
+ERR(adaptive_type, V "adaptive = { dwell_ms =\n \"30s\"; };\n", 2,
+    "adaptive.dwell_ms: expected an integer, got a string")
+ERR(adaptive_interval, V "adaptive = { interval_ms = 10; };\n", 2,
+    "adaptive.interval_ms: 10 is out of range (expected 100 to 60000)")
+ERR(adaptive_pair, V "adaptive = {\n  fit_pct = 90;\n  nofit_pct = 90; };\n", 4,
+    "adaptive.nofit_pct (90) must be greater than adaptive.fit_pct (90)")
+ERR(adaptive_pair_default, V "adaptive = {\n  fit_pct = 150; };\n", 3,
+    "adaptive.nofit_pct (120) must be greater than adaptive.fit_pct (150)")
+ERR(adaptive_twice, V "adaptive = { };\nadaptive = { };\n", 3,
+    "duplicate setting")
+
 /* advice values */
 ERR(advice_unknown, V R "  { name = \"vectors\"; match = \"**\";\n"
     "    random = \"rnadom\"; }\n);\n", 4,
     "rule \"vectors\": unknown advice \"rnadom\" for key random "
-    "(expected keep, skip, normal, random, sequential, willneed)")
+    "(expected keep, skip, adaptive, normal, random, sequential, willneed)")
 ERR(advice_unknown_fadvise, V R "  { match = \"**\";\n"
     "    fadvise = { random = \"fast\"; }; }\n);\n", 4,
     "unknown advice \"fast\" for key fadvise.random (expected keep, skip, "

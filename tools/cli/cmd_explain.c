@@ -255,7 +255,9 @@ static void print_one(const struct policy_rule *rule, enum adv_family fam,
 		printf(" (%d%s%s)", a->value[fam], cn ? " = " : "",
 		       cn ? cn : "");
 	printf(": %s", adv_action_format(act, buf, sizeof(buf)));
-	if (act.act == ADV_ACT_REWRITE) {
+	if (act.act == ADV_ACT_ADAPT) {
+		printf(" (decided at run time: see below)");
+	} else if (act.act == ADV_ACT_REWRITE) {
 		to = fam == ADV_FAMILY_MADVISE ? adv_to_madvise(act.to) :
 			adv_to_fadvise(act.to);
 		printf(" (%d = %s)", to, c_name(fam, to) ? c_name(fam, to) : "?");
@@ -275,6 +277,30 @@ static void print_processes(const struct policy *p)
 	for (i = 0; i < p->nr_processes; i++)
 		printf("%s%s", i ? ", " : " ", p->processes[i]);
 	printf(" (every other process passes everything through)\n");
+}
+
+/* What an adaptive rule means, with the thresholds in force. */
+static void print_adaptive(const struct policy *p)
+{
+	const struct adapt_params *x = &p->adaptive.params;
+
+	printf("adaptive: madvise RANDOM on this file is decided at run time, "
+	       "per process:\n"
+	       "  normal advice (MADV_NORMAL: recency, read-around) while "
+	       "the files the process\n"
+	       "  maps under adaptive rules and advises RANDOM need <= %u%% "
+	       "of the room its\n"
+	       "  memory cgroup has for page cache; MADV_RANDOM kept from "
+	       "%u%%; in between the\n"
+	       "  choice stays.  Re-decided every %u ms; switches >= %u ms "
+	       "apart, <= %u a minute.\n"
+	       "  Until the first sample, and whenever the cgroup's figures "
+	       "cannot be read,\n"
+	       "  the application's RANDOM is kept.  `advshim inspect PID` "
+	       "shows the choice,\n"
+	       "  the numbers behind it and the switches.\n",
+	       x->fit_pct, x->nofit_pct, p->adaptive.interval_ms, x->dwell_ms,
+	       x->max_per_min);
 }
 
 static int explain(const struct policy *p, const char *arg_path,
@@ -310,11 +336,14 @@ static int explain(const struct policy *p, const char *arg_path,
 	       p->source, rule->line, rule->globs[glob]);
 	if (!advice) {
 		policy_print_actions(rule, stdout);
-		return 0;
+	} else {
+		for (f = 0; f < ADV_NR_FAMILIES; f++)
+			if (a.in[f])
+				print_one(rule, (enum adv_family)f, &a);
 	}
-	for (f = 0; f < ADV_NR_FAMILIES; f++)
-		if (a.in[f])
-			print_one(rule, (enum adv_family)f, &a);
+	if (policy_rule_adaptive(rule) && (!advice ||
+	    (a.in[ADV_FAMILY_MADVISE] && a.kind[ADV_FAMILY_MADVISE] == ADV_RANDOM)))
+		print_adaptive(p);
 	return 0;
 }
 

@@ -72,12 +72,12 @@ bad_case() {
 		empty "check-$name" "$out"
 	fi
 }
-bad_case advice bad-advice.conf '5: rule "vectors": unknown advice "rnadom" for key random (expected keep, skip, normal, random, sequential, willneed)'
+bad_case advice bad-advice.conf '5: rule "vectors": unknown advice "rnadom" for key random (expected keep, skip, adaptive, normal, random, sequential, willneed)'
 bad_case syntax bad-syntax.conf '4: syntax error'
 bad_case version bad-version.conf '2: unsupported version 2 (expected 1)'
 bad_case unreachable bad-unreachable.conf '4: rule "vectors" can never match: rule "everything" (line 3) before it matches every path with "**" (move the catch-all rule last)'
 bad_case glob bad-glob.conf "4: rule \"rule 1\": bad glob \"/data/[ab\": unbalanced '[' (missing ']')"
-bad_case key bad-key.conf '3: unknown key "rule" (expected version, log, processes, rules, watch)'
+bad_case key bad-key.conf '3: unknown key "rule" (expected version, log, processes, rules, adaptive, watch)'
 bad_case dontneed bad-dontneed.conf '3: rule "rule 1": madvise dontneed can only be keep: on MAP_PRIVATE file mappings it discards private copies, so "skip" would change memory contents (fadvise dontneed may be skipped)'
 
 if t check-missing 1 "$advshim" check "$fx/does-not-exist.conf"; then
@@ -91,6 +91,28 @@ fi
 if t check-help 0 "$advshim" check --help; then
 	has check-help "$out" "usage: advshim check [-q] FILE"
 	empty check-help "$err"
+fi
+
+bad_case adaptive bad-adaptive.conf '4: adaptive.nofit_pct (100) must be greater than adaptive.fit_pct (100): between the two the choice stays as it is'
+
+# --- check and explain: random = "adaptive"
+if t check-adaptive 0 "$advshim" check "$fx/adaptive.conf"; then
+	has check-adaptive "$out" "adaptive (the group at line 3): random = \"adaptive\" chooses at run time, per process"
+	has check-adaptive "$out" "normal advice while need <= 90% of capacity, MADV_RANDOM from 120%"
+	has check-adaptive "$out" "switches >= 10000 ms apart,"
+	has check-adaptive "$out" "  random        adaptive            keep"
+fi
+if t explain-adaptive 0 "$advshim" explain "$fx/adaptive.conf" /idx/_0.vec random; then
+	has explain-adaptive "$out" "madvise random (1 = MADV_RANDOM): adaptive (decided at run time: see below)"
+	has explain-adaptive "$out" "fadvise random (1 = POSIX_FADV_RANDOM): keep"
+	has explain-adaptive "$out" "adaptive: madvise RANDOM on this file is decided at run time, per process:"
+	has explain-adaptive "$out" "need <= 90%"
+fi
+if t explain-adaptive-other 0 "$advshim" explain "$fx/adaptive.conf" /idx/_0.vec willneed; then
+	if grep -q '^adaptive:' "$out"; then bad "explain-adaptive-other: adaptive shown for willneed"; else ok; fi
+fi
+if t explain-adaptive-rest 0 "$advshim" explain "$fx/adaptive.conf" /idx/_0.tim random; then
+	if grep -q '^adaptive:' "$out"; then bad "explain-adaptive-rest: adaptive shown for a keep rule"; else ok; fi
 fi
 
 # --- check: the watch group is validated too (advshim-watch's reader)
