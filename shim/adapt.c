@@ -338,6 +338,13 @@ static void put_u(struct out *o, uint64_t v)
 		put_s(o, (char[2]){ d[--n], 0 });
 }
 
+/* A byte count: KiB below 10 MiB (small files), else MiB. */
+static void put_size(struct out *o, uint64_t bytes)
+{
+	put_u(o, bytes < 10 * MIB ? bytes / 1024 : bytes / MIB);
+	put_s(o, bytes < 10 * MIB ? " KiB" : " MiB");
+}
+
 size_t adapt_describe(const struct adapt_verdict *v, char *buf, size_t size)
 {
 	struct out o = { buf, size, 0 };
@@ -347,12 +354,12 @@ size_t adapt_describe(const struct adapt_verdict *v, char *buf, size_t size)
 	put_s(&o, adapt_reason_name(v->reason));
 	if (v->reason != ADAPT_R_START && v->reason != ADAPT_R_UNREADABLE) {
 		put_s(&o, ": need ");
-		put_u(&o, v->need / MIB);
-		put_s(&o, " MiB = ");
+		put_size(&o, v->need);
+		put_s(&o, " = ");
 		put_u(&o, v->ratio_pct);
 		put_s(&o, "% of capacity ");
-		put_u(&o, v->capacity / MIB);
-		put_s(&o, " MiB, resident ");
+		put_size(&o, v->capacity);
+		put_s(&o, ", resident ");
 		put_u(&o, v->resident_pct);
 		put_s(&o, "%, usage ");
 		put_u(&o, v->usage_pct);

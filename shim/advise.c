@@ -39,6 +39,7 @@ struct walk {
 	bool posix;
 	struct pending cur;
 	bool saw_hole;
+	bool adapt_waited;	/* adapt_first() was called once */
 };
 
 /* Issue one merged piece; returns 0 or an error number. */
@@ -103,6 +104,24 @@ static int decide_piece(struct walk *w, struct shim_file *f,
 	return decide(&w->call, f, rule, path, (long long)s, (long long)(e - s));
 }
 
+/*
+ * A file piece [@s, @e) the table did not know (mapped before the shim
+ * loaded, or by a raw system call) whose read hint the adaptive advice
+ * tracks: record it in the table, so that it is tagged, counted in the
+ * group's need and re-advised by switches like any other range.  The
+ * write lock held; true if it was recorded.
+ */
+static bool adopt(struct shim_file *f, uintptr_t s, uintptr_t e,
+		  enum adv_kind kind)
+{
+	if (!adapt_tracks(f->rule, kind) ||
+	    maptable_overlaps(&shim.table, s, e) ||
+	    maptable_map(&shim.table, s, e, f))
+		return false;
+	table_changed();
+	return true;
+}
+
 /* A piece the table does not know: ask the kernel what is at @pos. */
 static int resolve_gap(struct walk *w, uintptr_t pos, uintptr_t gap_end,
 		       uintptr_t *next)
@@ -132,7 +151,7 @@ static int resolve_gap(struct walk *w, uintptr_t pos, uintptr_t gap_end,
 	del = strstr(v.path, " (deleted)");
 	shim_rdlock();
 	f = files_find(v.dev, v.ino);
-	if (f) {
+	if (f && !adapt_tracks(f->rule, w->call.kind)) {
 		to = decide_piece(w, f, f->rule, f->path, pos, e);
 		shim_unlock();
 		return add_piece(w, pos, e, to);
@@ -145,9 +164,83 @@ static int resolve_gap(struct walk *w, uintptr_t pos, uintptr_t gap_end,
 	rule = policy_match(shim.policy, v.path);
 	shim_wrlock();
 	f = files_store(&st, v.path, rule);
+	if (f && adopt(f, pos, e, w->call.kind)) {
+		shim_unlock();
+		*next = pos;		/* now a table range: walk it again */
+		return 0;
+	}
 	to = decide_piece(w, f, f ? f->rule : rule, f ? f->path : v.path, pos, e);
 	shim_unlock();
 	return add_piece(w, pos, e, to);
+}
+
+/* Issue one adaptive piece on its own; 0 or the error stopping the walk. */
+static int issue_alone(struct walk *w, uintptr_t s, uintptr_t e, int advice)
+{
+	int r = issue(w, &(struct pending){ s, e, advice });
+
+	w->cur.start = w->cur.end = e;
+	if (r == ENOMEM) {
+		w->saw_hole = true;
+		return 0;
+	}
+	return r;
+}
+
+/*
+ * A read hint (NORMAL, RANDOM, SEQUENTIAL) on the piece [@pos, @e) of
+ * range @n, a file under random = "adaptive" (shim.lock held for reading,
+ * @n from view_find; released here).  The range's tag records it and the
+ * piece is issued at once, alone, with adapt.mu held from the tag to the
+ * system call (adapt_table.c explains the races): RANDOM as the group's
+ * choice, the others as the rule says.  Pending pieces go first, and
+ * before the group's first decision a RANDOM piece triggers it (or waits
+ * for it): both without the lock, then the piece is looked up again
+ * (*next = @pos).  Returns 0 or the error that stops the walk.
+ */
+static int adaptive_piece(struct walk *w, const struct map_node *n,
+			  uintptr_t pos, uintptr_t e, uintptr_t *next)
+{
+	struct shim_file *f = node_file(n);
+	bool random = w->call.kind == ADV_RANDOM;
+	struct adapt_seed seed;
+	int to, r;
+
+	if (w->cur.start != w->cur.end ||
+	    (random && !adapt_decided() && !w->adapt_waited)) {
+		seed = (struct adapt_seed){ f->key.dev, f->key.ino,
+					    (uint64_t)f->size, e - pos };
+		shim_unlock();
+		*next = pos;
+		r = flush(w);
+		if (!r && random && !adapt_decided() && !w->adapt_waited) {
+			w->adapt_waited = true;
+			adapt_first(&seed);
+		}
+		return r;
+	}
+	pthread_mutex_lock(&shim.adapt.mu);
+	adapt_ask(n, pos, e, w->call.kind);
+	view_learn(n);
+	if (random) {
+		to = adapt_random_code(w->call.advice);
+		decide_count(w->call.advice, to);
+		if (shim.log_level >= POLICY_LOG_DEBUG)
+			shim_log(POLICY_LOG_DEBUG, "%s(%#lx, %lu, random) %s: "
+				 "adaptive, %s (%s)", w->call.api,
+				 (unsigned long)pos, (unsigned long)(e - pos),
+				 f->path, to == w->call.advice ? "keep" :
+				 "normal", f->rule->name);
+	} else {
+		to = decide(&w->call, f, f->rule, f->path, (long long)pos,
+			    (long long)(e - pos));
+	}
+	*next = e;
+	r = issue_alone(w, pos, e, to);
+	pthread_mutex_unlock(&shim.adapt.mu);
+	shim_unlock();
+	adapt_maybe_restart();
+	return r;
 }
 
 /* The next piece starting at @pos; sets *next past it. */
@@ -163,7 +256,9 @@ static int next_piece(struct walk *w, uintptr_t pos, uintptr_t end,
 	n = view_find(pos);
 	if (n && n->start <= pos) {
 		e = n->end < end ? n->end : end;
-		f = n->file;
+		f = node_file(n);
+		if (unlikely(adapt_tracks(f->rule, w->call.kind)))
+			return adaptive_piece(w, n, pos, e, next);
 		to = decide_piece(w, f, f->rule, f->path, pos, e);
 		view_learn(n);
 		shim_unlock();
@@ -179,25 +274,29 @@ static int next_piece(struct walk *w, uintptr_t pos, uintptr_t end,
 	return r;
 }
 
-int advise_known(void *addr, size_t len, int advice, enum adv_kind kind)
+int advise_known(void *addr, size_t len, int advice, enum adv_kind kind,
+		 unsigned long *gen)
 {
 	uintptr_t pos = (uintptr_t)addr, end = pos + page_up(len);
 	bool quiet;
 	int to;
 
+	*gen = 0;
 	if (!page_aligned(pos) || !len || end <= pos)
 		return ADV_UNKNOWN;	/* advise_range passes it on as it is */
 	shim_busy++;
-	if (!view_code(pos, end, kind, &to, &quiet)) {
+	if (!view_code(pos, end, kind, &to, &quiet, gen) || to == ADV_UNKNOWN) {
 		to = ADV_UNKNOWN;
 	} else {
 		if (to == ADV_KEEP)
 			to = advice;
-		if (to != advice && !quiet)
+		if (to != advice && !quiet && !*gen)
 			to = ADV_UNKNOWN;	/* to be logged, under the lock */
 		else
 			decide_count(advice, to);
 	}
+	if (to == ADV_UNKNOWN)
+		*gen = 0;
 	shim_busy--;
 	return to;
 }

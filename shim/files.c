@@ -103,6 +103,7 @@ static struct shim_file *files_add(const struct stat *st, const char *path,
 	f->key.dev = st->st_dev;
 	f->key.ino = st->st_ino;
 	f->ctime = st->st_ctim;
+	f->size = st->st_size;
 	f->rule = rule;
 	if (set_path(f, path)) {
 		slab_free(f, sizeof(*f));
@@ -132,15 +133,22 @@ static int files_update(struct shim_file *f, const struct stat *st,
 	if (set_path(f, path))
 		return -1;
 	f->ctime = st->st_ctim;
+	f->size = st->st_size;
 	f->rule = rule;
 	__atomic_store_n(&f->logged, 0, __ATOMIC_RELAXED);
 	gen_bump();		/* views may hold the old rule */
 	return 0;
 }
 
+/* The entry behind a table reference (its low bits: the range's tag). */
+static struct shim_file *untag(void *p)
+{
+	return (struct shim_file *)((uintptr_t)p & ~ASKED_MASK);
+}
+
 void files_get(void *p)
 {
-	struct shim_file *f = p;
+	struct shim_file *f = untag(p);
 
 	if (f->refs++ == 0)
 		idle_unlink(f);
@@ -148,7 +156,7 @@ void files_get(void *p)
 
 void files_put(void *p)
 {
-	struct shim_file *f = p;
+	struct shim_file *f = untag(p);
 
 	if (--f->refs == 0)
 		idle_push(f);

@@ -39,6 +39,7 @@ struct shim_globals shim = {
 	.lock = PTHREAD_RWLOCK_INITIALIZER,
 	.table = { .file_get = files_get, .file_put = files_put },
 	.table_gen = 1,		/* a zeroed view never matches */
+	.adapt = { .mu = PTHREAD_MUTEX_INITIALIZER, .choice = ADAPT_RANDOM },
 };
 
 __thread int shim_busy __attribute__((tls_model("initial-exec")));
@@ -99,6 +100,10 @@ static void compute_fast_paths(const struct policy *p)
 			for (kind = 0; kind < ADV_NR_KINDS; kind++)
 				if (r->action[fam][kind].act != ADV_ACT_KEEP)
 					shim.acts[fam] |= 1u << kind;
+		/* Adaptive ranges record every read hint they are given. */
+		if (policy_rule_adaptive(r))
+			shim.acts[ADV_FAMILY_MADVISE] |= 1u << ADV_NORMAL |
+				1u << ADV_RANDOM | 1u << ADV_SEQUENTIAL;
 	}
 	/* debug logs every advice call: every kind gets examined. */
 	if (shim.log_level >= POLICY_LOG_DEBUG)
@@ -155,14 +160,18 @@ static __thread int fork_locked __attribute__((tls_model("initial-exec")));
 static void atfork_prepare(void)
 {
 	fork_locked = shim_state_get() == SHIM_ACTIVE;
-	if (fork_locked)
+	if (fork_locked) {
 		shim_wrlock();
+		adapt_atfork_prepare();
+	}
 }
 
 static void atfork_parent(void)
 {
-	if (fork_locked)
+	if (fork_locked) {
+		adapt_atfork_parent();
 		shim_unlock();
+	}
 	fork_locked = 0;
 }
 
@@ -175,7 +184,9 @@ static void atfork_parent(void)
  * its own locks in a child.  TSan tracks the lock by address: tell it the
  * write lock was released first, or it would see a locked lock forever.
  * Before that, while still the writer: ranges the parent marked
- * MADV_DONTFORK are not in this process, they leave the table.
+ * MADV_DONTFORK are not in this process, they leave the table.  The
+ * adaptive advice's mutex is re-initialised the same way, and its sampler
+ * thread (absent here) marked for a lazy restart (sampler.c).
  */
 static void atfork_child(void)
 {
@@ -188,9 +199,12 @@ static void atfork_child(void)
 	/* Still as the lock's writer: forget what this child did not get. */
 	dontfork_child();
 #if SHIM_TSAN
+	__tsan_mutex_pre_unlock(&shim.adapt.mu, 0);
+	__tsan_mutex_post_unlock(&shim.adapt.mu, 0);
 	__tsan_mutex_pre_unlock(&shim.lock, 0);
 	__tsan_mutex_post_unlock(&shim.lock, 0);
 #endif
+	adapt_atfork_child();
 	memcpy(&shim.lock, &fresh, sizeof(fresh));
 }
 

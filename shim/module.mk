@@ -18,10 +18,13 @@ $(OBJ)/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(SHIM_LIB): $(SHIM_OBJS) $(POLICY_LIB) $(SHIM_MAP)
+# The adaptive sampler reads the memory cgroup through common/'s parsers
+# (cgroup, cgroup_read, readbuf, memstat): members of $(COMMON_LIB).
+$(SHIM_LIB): $(SHIM_OBJS) $(POLICY_LIB) $(COMMON_LIB) $(SHIM_MAP)
 	$(CC) $(ALL_LDFLAGS) -shared -Wl,--version-script=$(SHIM_MAP) \
 		-Wl,-z,now -Wl,-z,defs -Wl,--exclude-libs,ALL \
-		-o $@ $(SHIM_OBJS) $(POLICY_LIB) $(CONFIG_LIBS) -ldl -lpthread
+		-o $@ $(SHIM_OBJS) $(POLICY_LIB) $(COMMON_LIB) $(CONFIG_LIBS) \
+		-ldl -lpthread
 
 # Unit tests, one program per test file, each file named here.
 # test_maptable needs only the table and the allocator; the test_shim_*
@@ -41,7 +44,7 @@ $(SHIM_MAPTABLE_TEST): $(OBJ)/tests/unit/test_maptable.o $(OBJ)/shim/maptable.o 
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CRITERION_LIBS)
 
-$(SHIM_UNIT_PROGS): $(BUILD)/tests/%: $(OBJ)/tests/unit/%.o $(SHIM_UNIT_OBJS) $(POLICY_LIB)
+$(SHIM_UNIT_PROGS): $(BUILD)/tests/%: $(OBJ)/tests/unit/%.o $(SHIM_UNIT_OBJS) $(POLICY_LIB) $(COMMON_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CONFIG_LIBS) $(CRITERION_LIBS) -ldl -lpthread
 

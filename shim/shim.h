@@ -23,13 +23,25 @@
  *     new chunk and the log's write(2) (levels info and debug); naming a
  *     new file (readlink, glob matching) and the kernel's view are done
  *     outside it;
- *   - shim.table_gen is atomic: bumped with the write lock held on every
- *     change of the table and every refresh of a cached file (its rule,
- *     `logged` cleared), read with or without the lock; each thread's view (view.c, TLS) is
- *     written by that thread with the lock held and read by it without,
- *     valid while the generation is the one it was learnt at;
- *   - fork: prepare takes the write lock; the parent releases it, the
- *     child re-initialises it (init.c).
+ *   - shim.table_gen is atomic: bumped (an atomic add) on every change of
+ *     the table and every refresh of a cached file (its rule, `logged`
+ *     cleared), with the write lock held, and on every change of what the
+ *     adaptive advice decides (a range's `asked` tag, the group's choice:
+ *     below), in any lock mode; read with or without the lock; each
+ *     thread's view (view.c, TLS) is written by that thread with the lock
+ *     held and read by it without, valid while the generation is the one
+ *     it was learnt at;
+ *   - the adaptive advice (adapt_table.c, sampler.c): a range's `asked`
+ *     tag (the two low bits of map_node.file) is written with the lock
+ *     held for reading and adapt.mu held, read with the lock held either
+ *     way (atomic loads); adapt.mu serialises "set the tag, read the
+ *     group's choice, issue madvise" of an application's call against
+ *     "check the tag, issue madvise" of a switch, range by range; those
+ *     madvise(NORMAL/RANDOM) calls, which only flip VMA flags under the
+ *     mm's mmap_lock (no I/O), are the system calls made with the read
+ *     lock held; the lock order is shim.lock, then adapt.mu;
+ *   - fork: prepare takes the write lock, then adapt.mu; the parent
+ *     releases both, the child re-initialises them (init.c).
  * Anonymous mappings, advice nobody acts on and advice inside a range the
  * calling thread's view knows never touch the lock.
  */
@@ -57,6 +69,7 @@ extern int files_oom;
 #include <uthash.h>
 
 #include "policy/policy.h"
+#include "shim/adapt.h"
 #include "shim/maptable.h"
 #include "shim/page.h"
 #include "shim/stats_layout.h"
@@ -93,6 +106,7 @@ struct shim_file {
 	struct file_key key;
 	UT_hash_handle hh;
 	struct timespec ctime;		/* to notice a reused inode number */
+	off_t size;			/* st_size when named (adaptive need) */
 	const struct policy_rule *rule;	/* NULL: no rule, pass through */
 	unsigned int refs;		/* table ranges pointing here */
 	int logged;			/* atomic: first rewrite logged */
@@ -100,6 +114,50 @@ struct shim_file {
 	struct shim_file *idle_next;
 	size_t path_size;
 	char *path;
+};
+
+/*
+ * What the application last asked for on a table range of a file under
+ * random = "adaptive", kept in the two low bits of map_node.file (a
+ * struct shim_file pointer, 16-byte aligned by the slab): a switch of the
+ * group's choice re-advises exactly the ranges asked RANDOM as a whole.
+ * Splitting (munmap of a hole) and moving (mremap) a range keep its tag,
+ * as the kernel keeps the VMA's flags.
+ */
+enum map_asked {
+	ASKED_NONE,		/* no read hint given (or not an adaptive file) */
+	ASKED_RANDOM,		/* the last hint on the whole range: RANDOM */
+	ASKED_OTHER,		/* NORMAL or SEQUENTIAL: not the sampler's */
+	ASKED_MIXED,		/* RANDOM on part of it only: left alone */
+};
+#define ASKED_MASK	3ul
+
+/* node_word - map_node.file with its tag, one atomic load (any lock mode). */
+static inline uintptr_t node_word(const struct map_node *n)
+{
+	return (uintptr_t)__atomic_load_n(&n->file, __ATOMIC_RELAXED);
+}
+
+/* node_file - the range's struct shim_file (shim.lock held, either mode). */
+static inline struct shim_file *node_file(const struct map_node *n)
+{
+	return (struct shim_file *)(node_word(n) & ~ASKED_MASK);
+}
+
+/* node_asked - the range's enum map_asked (shim.lock held, either mode). */
+static inline enum map_asked node_asked(const struct map_node *n)
+{
+	return (enum map_asked)(node_word(n) & ASKED_MASK);
+}
+
+/* The adaptive advice's state, one decision group per process. */
+struct shim_adapt {
+	pthread_mutex_t mu;		/* see the lock protocol above */
+	int choice;			/* atomic: enum adapt_choice in force */
+	int decided;			/* atomic: the first decision was taken */
+	int started;			/* atomic: enum adapt_started */
+	uint64_t retry_ms;		/* a failed start is retried from then */
+	uint64_t fork_ms;		/* a fork child: when it was forked */
 };
 
 struct shim_globals {
@@ -119,6 +177,7 @@ struct shim_globals {
 	/* Cold: after the fields the hot paths read. */
 	struct maptable dontfork;	/* MADV_DONTFORK file ranges (dontfork.c) */
 	bool dontfork_lost;		/* a record failed: the child drops all */
+	struct shim_adapt adapt;	/* random = "adaptive" (sampler.c) */
 };
 
 extern struct shim_globals shim SHIM_HIDDEN;
@@ -286,7 +345,8 @@ struct shim_file *files_store(const struct stat *st, const char *path,
 
 /*
  * files_get, files_put - the mapping table's reference callbacks on a
- * struct shim_file: the first reference takes the entry off the idle
+ * struct shim_file (@f may carry a range's tag in its low bits: it is
+ * masked off): the first reference takes the entry off the idle
  * list, dropping the last puts it back (the oldest idle entries beyond
  * FILES_IDLE_MAX are freed).  shim.lock held for writing.
  */
@@ -423,10 +483,11 @@ int decide(const struct adv_call *c, struct shim_file *f,
  * piece.  ADV_UNKNOWN otherwise: then call advise_range().  The caller
  * issues the call itself, with the caller's exact arguments when the
  * value is unchanged and the length in whole pages when rewritten, as
- * advise_range() does.  Never fails, errno untouched.
+ * advise_range() does; when *@gen is non-zero (an adaptive choice) it
+ * then calls adapt_recheck() with it.  Never fails, errno untouched.
  */
-int advise_known(void *addr, size_t len, int advice, enum adv_kind kind)
-	SHIM_HIDDEN;
+int advise_known(void *addr, size_t len, int advice, enum adv_kind kind,
+		 unsigned long *gen) SHIM_HIDDEN;
 
 /*
  * advise_range - apply madvise-family @advice (the caller's value, of kind
@@ -442,6 +503,106 @@ int advise_known(void *addr, size_t len, int advice, enum adv_kind kind)
  */
 int advise_range(void *addr, size_t len, int advice, enum adv_kind kind,
 		 bool posix) SHIM_HIDDEN;
+
+/* --- adapt_table.c, sampler.c: random = "adaptive" (docs/adaptive.md) */
+enum adapt_started {
+	ADAPT_IDLE,		/* no sampler: none needed yet, or a fork child */
+	ADAPT_STARTING,		/* one thread decides / creates the sampler */
+	ADAPT_RUNNING,		/* the sampler thread runs */
+	ADAPT_FAILED,		/* it could not be created: retried later */
+};
+
+/*
+ * adapt_tracks - does an advice call of @kind on a file with @rule need
+ * the adaptive path: the rule has random = "adaptive" and @kind is a read
+ * hint (NORMAL, RANDOM, SEQUENTIAL: what the range is tagged with).
+ */
+static inline bool adapt_tracks(const struct policy_rule *rule,
+				enum adv_kind kind)
+{
+	return kind <= ADV_SEQUENTIAL && policy_rule_adaptive(rule);
+}
+
+/* adapt_decided - has the first decision been taken (acquire)? */
+static inline bool adapt_decided(void)
+{
+	return __atomic_load_n(&shim.adapt.decided, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * adapt_random_code - the madvise-family value to issue for RANDOM
+ * advice @advice on a range asked RANDOM: MADV_NORMAL (== POSIX_MADV_
+ * NORMAL) while the group's choice is normal, else @advice.  Any lock
+ * mode (adapt.mu held for an application's call: see shim.h's protocol).
+ */
+static inline int adapt_random_code(int advice)
+{
+	return __atomic_load_n(&shim.adapt.choice, __ATOMIC_ACQUIRE) ==
+	       ADAPT_NORMAL ? 0 : advice;
+}
+
+/*
+ * adapt_ask - the application advised [@s, @e) of range @n (an adaptive
+ * file's) with read hint @kind: update the range's tag (RANDOM on the
+ * whole range; NORMAL or SEQUENTIAL: OTHER; RANDOM on a part of a range
+ * not asked RANDOM, or a hint other than RANDOM on a part of one: MIXED)
+ * and bump the generation if it changed.  shim.lock held for reading and
+ * adapt.mu held.  Never fails.
+ */
+void adapt_ask(const struct map_node *n, uintptr_t s, uintptr_t e,
+	       enum adv_kind kind) SHIM_HIDDEN;
+
+/* A file whose first RANDOM piece is being decided (the first sample). */
+struct adapt_seed {
+	dev_t dev;
+	ino_t ino;
+	uint64_t size;		/* st_size */
+	uint64_t bytes;		/* the piece's length */
+};
+
+/*
+ * adapt_first - before the first decision, from an application's RANDOM
+ * call on an adaptive file (@seed: that piece, not yet tagged): the first
+ * caller takes the first sample in its own thread (reads the memory
+ * cgroup, ~0.3 ms, no lock held), publishes and applies the choice, then
+ * starts the sampler thread; concurrent callers wait for that decision
+ * (at most ADAPT_FIRST_WAIT_MS, then go on with the application's
+ * advice).  Call without shim.lock and adapt.mu; errno preserved.
+ */
+void adapt_first(const struct adapt_seed *seed) SHIM_HIDDEN;
+
+/*
+ * adapt_maybe_restart - after an adaptive call, without any lock: start
+ * the sampler thread where none runs although a decision was taken (a
+ * fork child's first adaptive call ADAPT_CHILD_DELAY_MS or more after
+ * the fork; a failed start once ADAPT_RETRY_MS have passed).  One cheap
+ * load when it runs.  errno preserved.
+ */
+void adapt_maybe_restart(void) SHIM_HIDDEN;
+
+/*
+ * adapt_recheck - after a madvise-family call that issued @code for
+ * RANDOM on a range the view knew as asked RANDOM, decided at generation
+ * @gen without the lock: if the generation moved meanwhile (a switch may
+ * have re-advised the range before this call landed), redo the call
+ * through advise_range() so that the range ends with the group's current
+ * choice.  Returns @ret or the redo's result (posix contract when
+ * @posix).  No lock held; errno as the call left it.
+ */
+int adapt_recheck(unsigned long gen, int ret, void *addr, size_t len,
+		  int advice, bool posix) SHIM_HIDDEN;
+
+/*
+ * adapt_atfork_prepare, adapt_atfork_parent, adapt_atfork_child - take
+ * adapt.mu after the table lock before a fork, release it in the parent;
+ * in the child (one thread, no allocation): re-initialise it, mark the
+ * sampler absent (restarted lazily by adapt_maybe_restart) and the group's
+ * state to be re-derived by the new sampler's first sample, which
+ * re-applies the choice to every range.
+ */
+void adapt_atfork_prepare(void) SHIM_HIDDEN;
+void adapt_atfork_parent(void) SHIM_HIDDEN;
+void adapt_atfork_child(void) SHIM_HIDDEN;
 
 /*
  * shim_rdlock, shim_wrlock, shim_unlock - shim.lock (see the protocol at
@@ -469,16 +630,19 @@ static inline void shim_unlock(void)
  */
 static inline unsigned long table_gen(void)
 {
-	return __atomic_load_n(&shim.table_gen, __ATOMIC_RELAXED);
+	return __atomic_load_n(&shim.table_gen, __ATOMIC_ACQUIRE);
 }
 
 /*
- * gen_bump - shim.lock held for writing: the table or a cached file's
- * decision changed, so every thread's view of them (view.c) is stale.
+ * gen_bump - the table, a cached file's decision, a range's `asked` tag
+ * or the adaptive choice changed, so every thread's view of them (view.c)
+ * is stale.  An atomic add, with release order (the change it announces
+ * is visible to whoever sees the new generation): callable in any lock
+ * mode and by the sampler without the lock.
  */
 static inline void gen_bump(void)
 {
-	__atomic_store_n(&shim.table_gen, shim.table_gen + 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&shim.table_gen, 1, __ATOMIC_SEQ_CST);
 }
 
 /*

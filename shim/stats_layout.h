@@ -16,11 +16,19 @@
 #ifndef ADVSHIM_STATS_LAYOUT_H
 #define ADVSHIM_STATS_LAYOUT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define ADVSHIM_STATS_NAME	"advshim-stats"
 #define ADVSHIM_STATS_MAGIC	0x314d494853564441ULL	/* "ADVSHIM1" */
-#define ADVSHIM_STATS_VERSION	1
+/*
+ * Version 2 appended `adapt` (the adaptive advice); a version 1 page is
+ * the same up to `passed`.  Readers accept both: ADVSHIM_STATS_V1_SIZE
+ * bytes of a version 1 page are all it has.
+ */
+#define ADVSHIM_STATS_VERSION	2
+#define ADVSHIM_ADAPT_FILES	48	/* files listed per process */
+#define ADVSHIM_ADAPT_HISTORY	8	/* last switches kept */
 #define ADVSHIM_STATS_FAMILIES	2	/* == ADV_NR_FAMILIES */
 #define ADVSHIM_STATS_KINDS	8	/* >= ADV_NR_KINDS */
 
@@ -50,6 +58,62 @@ enum advshim_stats_state {
 
 #define ADVSHIM_STATS_FIELD(field, what) uint64_t field;
 
+enum advshim_adapt_state {
+	ADVSHIM_ADAPT_UNUSED,		/* no RANDOM on an adaptive file yet */
+	ADVSHIM_ADAPT_SAMPLING,		/* decided; the sampler thread runs */
+	ADVSHIM_ADAPT_NO_SAMPLER,	/* decided; no sampler (a fork child
+					   before its restart, or it could not
+					   start): the choice is kept */
+};
+
+/* A file of the adaptive group (asked RANDOM on some range). */
+struct advshim_adapt_file {
+	uint64_t dev;			/* st_dev (makedev encoding) */
+	uint64_t ino;
+	uint64_t size;			/* st_size when the shim named it */
+	uint64_t asked_bytes;		/* its ranges asked RANDOM */
+};
+
+/* One switch of the group's choice (t_ms: CLOCK_MONOTONIC). */
+struct advshim_adapt_switch {
+	uint64_t t_ms;
+	int32_t from, to;		/* enum adapt_choice; from -1: first */
+	int32_t reason;			/* enum adapt_reason */
+	uint32_t ratio_pct;
+};
+
+/*
+ * The adaptive advice (shim/adapt.h): the last verdict with the numbers it
+ * used, counters, the last switches and the group's files.  One writer
+ * (the sampler); `seq` is odd while it writes: a reader copies the struct,
+ * and retries when seq was odd or changed meanwhile.
+ */
+struct advshim_stats_adapt {
+	uint32_t seq;
+	int32_t state;			/* enum advshim_adapt_state */
+	int32_t choice;			/* enum adapt_choice */
+	int32_t reason;			/* enum adapt_reason of the verdict */
+	int32_t status;			/* 0, or -errno: figures unreadable */
+	int32_t cg_version;		/* 1, 2; 0: unknown */
+	uint32_t fit_pct, nofit_pct;	/* the thresholds in force */
+	uint32_t dwell_ms, interval_ms;
+	uint64_t t_ms;			/* the verdict's sample (CLOCK_MONOTONIC) */
+	uint64_t need, capacity;	/* bytes */
+	uint64_t limit, usage, file, mem_avail;	/* limit ~0: none */
+	uint32_t ratio_pct, resident_pct, usage_pct, reserved;
+	uint64_t majflt_s, refault_s;
+	uint64_t samples, sample_errors;
+	uint64_t switches, held;	/* switches after the first decision;
+					   steps that wanted one and held it */
+	uint64_t ranges_asked;		/* ranges asked RANDOM (last sample) */
+	uint64_t ranges_applied, skipped_mixed, apply_errors;	/* totals */
+	uint32_t nr_files, nr_more;	/* in files[]; beyond it */
+	uint32_t nr_history, history_head;	/* ring of the last switches */
+	char cgroup[128];		/* the memory cgroup's path */
+	struct advshim_adapt_switch history[ADVSHIM_ADAPT_HISTORY];
+	struct advshim_adapt_file files[ADVSHIM_ADAPT_FILES];
+};
+
 struct advshim_stats {
 	uint64_t magic;
 	uint32_t version;
@@ -70,6 +134,10 @@ struct advshim_stats {
 	ADVSHIM_STATS_COUNTERS(ADVSHIM_STATS_FIELD)
 	/* Appended in the same version: a page that predates it reads 0. */
 	uint64_t passed[ADVSHIM_STATS_FAMILIES][ADVSHIM_STATS_KINDS];
+	/* Version 2. */
+	struct advshim_stats_adapt adapt;
 };
+
+#define ADVSHIM_STATS_V1_SIZE	offsetof(struct advshim_stats, adapt)
 
 #endif /* ADVSHIM_STATS_LAYOUT_H */

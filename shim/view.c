@@ -33,7 +33,18 @@
  * before its system call).  Signal handlers never see a half-written view:
  * view code runs with shim_busy raised, which sends re-entrant calls
  * straight through.  Cost: about 200 bytes of TLS per thread.
+ *
+ * Adaptive files (random = "adaptive"): an extent also needs its ranges
+ * to carry the same `asked` tag, and its RANDOM outcome is the group's
+ * choice at the generation learnt.  Tags and the choice change with
+ * gen_bump() after the change (any lock mode), and view_find() reads the
+ * generation before it reads them, so an extent is never newer than its
+ * stamp says.  The one race the stamp cannot close, a call decided here
+ * just before a switch re-advises its range and landing after it, is
+ * closed by adapt_recheck() after the call (adapt_table.c).
  */
+#include <sys/mman.h>
+
 #include "shim/view.h"
 
 __thread struct view shim_view __attribute__((tls_model("initial-exec")));
@@ -84,34 +95,63 @@ static bool quiet(const struct shim_file *f)
 	       __atomic_load_n(&f->logged, __ATOMIC_RELAXED);
 }
 
-/* Does @f decide like an extent of @rule and @q? */
-static bool alike(const struct shim_file *f, const struct policy_rule *rule,
-		  bool q)
+/*
+ * Does range @n decide like an extent of @rule, @q and (adaptive rules
+ * only, whose read hints depend on it) tag @asked?
+ */
+static bool alike(const struct map_node *n, const struct policy_rule *rule,
+		  bool q, enum map_asked asked)
 {
-	return f->rule == rule && quiet(f) == q;
+	const struct shim_file *f = node_file(n);
+
+	return f->rule == rule && quiet(f) == q &&
+	       (!policy_rule_adaptive(rule) || node_asked(n) == asked);
+}
+
+/*
+ * The read hints of an adaptive extent whose ranges are all tagged
+ * @asked: RANDOM on ranges asked RANDOM is the group's choice (learnt
+ * here, re-checked after the call), NORMAL and SEQUENTIAL on ranges
+ * asked OTHER leave the tag as it is; every other case changes a tag,
+ * which takes the lock (adaptive_piece in advise.c).
+ */
+static void adaptive_codes(struct view_extent *x, enum map_asked asked)
+{
+	int r = ADV_UNKNOWN;
+
+	if (asked == ASKED_RANDOM && adapt_decided())
+		r = adapt_random_code(MADV_RANDOM) == MADV_RANDOM ? ADV_KEEP :
+								    0;
+	x->code[ADV_RANDOM] = (signed char)r;
+	x->adaptive = r != ADV_UNKNOWN;
+	if (asked != ASKED_OTHER)
+		x->code[ADV_NORMAL] = x->code[ADV_SEQUENTIAL] = ADV_UNKNOWN;
 }
 
 /* The extent around entry @i of @r[0..nr) (the finger's leaf). */
 static struct view_extent extent_at(const struct map_node *r, unsigned int nr,
 				    unsigned int i)
 {
-	const struct shim_file *f = r[i].file;
+	const struct shim_file *f = node_file(&r[i]);
 	const struct policy_rule *rule = f->rule;
+	enum map_asked asked = node_asked(&r[i]);
 	struct view_extent x = { .quiet = quiet(f) };
 	unsigned int lo = i, hi = i;
 	int k;
 
 	while (lo > 0 && r[lo - 1].end == r[lo].start &&
-	       alike(r[lo - 1].file, rule, x.quiet))
+	       alike(&r[lo - 1], rule, x.quiet, asked))
 		lo--;
 	while (hi + 1 < nr && r[hi].end == r[hi + 1].start &&
-	       alike(r[hi + 1].file, rule, x.quiet))
+	       alike(&r[hi + 1], rule, x.quiet, asked))
 		hi++;
 	x.start = r[lo].start;
 	x.end = r[hi].end;
 	for (k = 0; k < ADV_NR_KINDS; k++)
 		x.code[k] = (signed char)decide_code(ADV_FAMILY_MADVISE,
 			policy_decide(rule, ADV_FAMILY_MADVISE, (enum adv_kind)k));
+	if (policy_rule_adaptive(rule))
+		adaptive_codes(&x, asked);
 	return x;
 }
 

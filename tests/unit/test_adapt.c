@@ -507,6 +507,9 @@ Test(adapt, describe)
 			 "resident 100%, usage 98%, 3 majflt/s, 40 refaults/s)");
 	cr_assert_eq(adapt_describe(&v, small, sizeof(small)), 7);
 	cr_assert_str_eq(small, "normal ");
+	v.need = 2 * MIB + 512 * 1024;	/* small files in KiB */
+	adapt_describe(&v, buf, sizeof(buf));
+	cr_assert(strstr(buf, "need 2560 KiB = 96% of capacity 125 MiB"), "%s", buf);
 	v = (struct adapt_verdict){ .choice = ADAPT_RANDOM,
 				    .reason = ADAPT_R_UNREADABLE, .status = -ENOENT };
 	adapt_describe(&v, buf, sizeof(buf));

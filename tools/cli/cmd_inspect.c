@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -27,12 +28,14 @@
 #include "policy/policy.h"
 #include "shim/stats_layout.h"
 #include "tools/cli/cli.h"
+#include "tools/cli/inspect.h"
 
 struct file_row {
 	char *path;
 	UT_hash_handle hh;		/* by path: JVMs map thousands of files */
 	uint64_t mapped_kib;
 	uint64_t rss_kib;
+	uint64_t inode;			/* of its first VMA */
 	unsigned int vmas, rr_vmas, sr_vmas;
 	int64_t cached_kib;		/* -1: unknown */
 	int64_t file_kib;		/* -1: unknown */
@@ -45,6 +48,7 @@ struct inspect {
 	char *shim_path;		/* libadvshim.so mapped, or NULL */
 	uint64_t stats_addr;		/* 0: no stats page */
 	bool have_stats;
+	bool have_adapt;		/* a version 2 page: st.adapt */
 	const char *stats_error;
 	struct advshim_stats st;
 };
@@ -77,7 +81,8 @@ static int add_file_vma(struct inspect *in, const struct smaps_vma *v,
 
 	if (!r)
 		return -1;
-	r->vmas++;
+	if (!r->vmas++)
+		r->inode = v->inode;
 	r->mapped_kib += (v->end - v->start) / 1024;
 	r->rss_kib += v->rss_kib;
 	r->rr_vmas += smaps_has_flag(v, "rr");
@@ -128,6 +133,32 @@ static void residency(struct file_row *r)
 		r->cached_kib = cached / 1024;
 }
 
+/*
+ * The page, and for a version 2 page a consistent copy of its adaptive
+ * part (its writer makes `seq` odd while it writes: read again then).
+ * Returns the bytes read, or -1 with errno.
+ */
+static ssize_t read_page(int fd, struct inspect *in)
+{
+	const off_t seq_off = (off_t)in->stats_addr +
+		(off_t)offsetof(struct advshim_stats, adapt.seq);
+	uint32_t seq;
+	ssize_t n = -1;
+	int tries;
+
+	for (tries = 0; tries < 20; tries++) {
+		n = pread(fd, &in->st, sizeof(in->st), (off_t)in->stats_addr);
+		if (n != (ssize_t)sizeof(in->st) || in->st.version < 2)
+			return n;
+		if (!(in->st.adapt.seq & 1) &&
+		    pread(fd, &seq, sizeof(seq), seq_off) == sizeof(seq) &&
+		    seq == in->st.adapt.seq)
+			return n;
+		usleep(1000);
+	}
+	return n;
+}
+
 static void read_stats(struct inspect *in)
 {
 	char memp[64];
@@ -144,18 +175,32 @@ static void read_stats(struct inspect *in)
 			strerror(errno);
 		return;
 	}
-	n = pread(fd, &in->st, sizeof(in->st), (off_t)in->stats_addr);
+	n = read_page(fd, in);
 	if (n < 0)
 		in->stats_error = strerror(errno);
 	close(fd);
+	/* Version 1 pages (libraries before the adaptive advice) read too. */
 	if (n == (ssize_t)sizeof(in->st) && in->st.magic == ADVSHIM_STATS_MAGIC &&
-	    in->st.version == ADVSHIM_STATS_VERSION) {
+	    (in->st.version == 1 || in->st.version == ADVSHIM_STATS_VERSION)) {
 		in->st.policy_source[sizeof(in->st.policy_source) - 1] = '\0';
 		in->st.lib_version[sizeof(in->st.lib_version) - 1] = '\0';
+		in->st.adapt.cgroup[sizeof(in->st.adapt.cgroup) - 1] = '\0';
 		in->have_stats = true;
+		in->have_adapt = in->st.version >= 2 &&
+				 in->st.size >= sizeof(in->st);
 	} else if (!in->stats_error) {
-		in->stats_error = "stats page has an unknown layout";
+		in->stats_error = in->st.magic == ADVSHIM_STATS_MAGIC ?
+			"stats page of a newer layout (use the advshim that came with the library)" :
+			"stats page has an unknown layout";
 	}
+}
+
+/* The file's mark in the ADAPT column, or NULL. */
+static const char *adapt_mark(const struct inspect *in,
+			      const struct file_row *r)
+{
+	return in->have_adapt ? inspect_adapt_mark(&in->st.adapt, r->path,
+						   r->inode) : NULL;
 }
 
 static const char *advice_of(const struct file_row *r)
@@ -248,6 +293,10 @@ static void print_json(const struct inspect *in, FILE *f)
 		json_put_string(f, in->st.lib_version);
 		fputc(',', f);
 		print_counters_json(&in->st, f);
+		if (in->have_adapt) {
+			fputc(',', f);
+			inspect_adapt_json(&in->st.adapt, f);
+		}
 	} else if (in->stats_error) {
 		fprintf(f, ",\"stats_error\":");
 		json_put_string(f, in->stats_error);
@@ -258,9 +307,12 @@ static void print_json(const struct inspect *in, FILE *f)
 		json_put_string(f, r->path);
 		fprintf(f, ",\"mapped_kib\":%" PRIu64 ",\"rss_kib\":%" PRIu64
 			",\"cached_kib\":%" PRId64 ",\"file_kib\":%" PRId64
-			",\"vmas\":%u,\"rr_vmas\":%u,\"sr_vmas\":%u,\"advice\":\"%s\"}",
+			",\"vmas\":%u,\"rr_vmas\":%u,\"sr_vmas\":%u,\"advice\":\"%s\"",
 			r->mapped_kib, r->rss_kib, r->cached_kib, r->file_kib,
 			r->vmas, r->rr_vmas, r->sr_vmas, advice_of(r));
+		if (adapt_mark(in, r))
+			fprintf(f, ",\"adaptive\":\"%s\"", adapt_mark(in, r));
+		fputc('}', f);
 	}
 	fprintf(f, "]}\n");
 }
@@ -306,18 +358,21 @@ static void print_text(const struct inspect *in, FILE *f)
 			s->noreuse_applied,
 			s->file_maps_live, s->file_maps_total, s->files_known,
 			s->fallbacks, s->errors);
+		if (in->have_adapt)
+			inspect_adapt_text(&s->adapt, f);
 	} else if (in->shim_path) {
 		fprintf(f, "  counters unavailable: %s\n",
 			in->stats_error ? in->stats_error : "no stats page (shim not initialised yet)");
 	}
-	fprintf(f, "%-6s %8s %8s %8s %5s  %s\n", "ADVICE", "MAPPED", "RSS",
-		"CACHED", "VMAS", "FILE");
+	fprintf(f, "%-6s %8s %8s %8s %5s  %-6s  %s\n", "ADVICE", "MAPPED",
+		"RSS", "CACHED", "VMAS", "ADAPT", "FILE");
 	for (r = in->rows; r; r = r->hh.next) {
 		human(a, sizeof(a), (int64_t)r->mapped_kib);
 		human(b, sizeof(b), (int64_t)r->rss_kib);
 		human(c, sizeof(c), r->cached_kib);
-		fprintf(f, "%-6s %8s %8s %8s %5u  %s\n", advice_of(r), a, b,
-			c, r->vmas, r->path);
+		fprintf(f, "%-6s %8s %8s %8s %5u  %-6s  %s\n", advice_of(r), a,
+			b, c, r->vmas, adapt_mark(in, r) ? adapt_mark(in, r) : "-",
+			r->path);
 	}
 }
 
