@@ -193,7 +193,8 @@ static int issue_alone(struct walk *w, uintptr_t s, uintptr_t e, int advice)
  * @n from view_find; released here).  The range's tag records it and the
  * piece is issued at once, alone, with adapt.mu held from the tag to the
  * system call (adapt_table.c explains the races): RANDOM as the group's
- * choice, the others as the rule says.  Pending pieces go first, and
+ * choice (or as the caller's when the range is asked RANDOM only in
+ * part: no switch touches it), the others as the rule says.  Pending pieces go first, and
  * before the group's first decision a RANDOM piece triggers it (or waits
  * for it): both without the lock, then the piece is looked up again
  * (*next = @pos).  Returns 0 or the error that stops the walk.
@@ -223,7 +224,9 @@ static int adaptive_piece(struct walk *w, const struct map_node *n,
 	adapt_ask(n, pos, e, w->call.kind);
 	view_learn(n);
 	if (random) {
-		to = adapt_random_code(w->call.advice);
+		/* A range asked RANDOM only in part keeps the caller's advice. */
+		to = node_asked(n) == ASKED_RANDOM ?
+		     adapt_random_code(w->call.advice) : w->call.advice;
 		decide_count(w->call.advice, to);
 		if (shim.log_level >= POLICY_LOG_DEBUG)
 			shim_log(POLICY_LOG_DEBUG, "%s(%#lx, %lu, random) %s: "

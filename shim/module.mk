@@ -32,7 +32,8 @@ $(SHIM_LIB): $(SHIM_OBJS) $(POLICY_LIB) $(COMMON_LIB) $(SHIM_MAP)
 # their mmap, madvise, ... are the shim's, plus the helpers they share
 # (tests/unit/shim_unit.c).
 SHIM_MAPTABLE_TEST := $(BUILD)/tests/test_maptable
-SHIM_UNIT_SRCS	:= tests/unit/test_shim_advise.c tests/unit/test_shim_dontfork.c \
+SHIM_UNIT_SRCS	:= tests/unit/test_shim_adapt.c \
+		   tests/unit/test_shim_advise.c tests/unit/test_shim_dontfork.c \
 		   tests/unit/test_shim_files.c tests/unit/test_shim_mapping.c
 SHIM_UNIT_PROGS	:= $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(SHIM_UNIT_SRCS))
 SHIM_UNIT_TESTS	:= $(SHIM_MAPTABLE_TEST) $(SHIM_UNIT_PROGS)
@@ -57,12 +58,17 @@ check-shim-unit: $(SHIM_UNIT_TESTS)
 
 # Integration test programs (built with the same flags, sanitizers included).
 SHIM_IT_PROGS	:= $(SHIM_ADVPROG) $(SHIM_IT)/errprog $(SHIM_IT)/earlyprog \
-		   $(SHIM_IT)/libearly.so $(SHIM_IT)/libwrapnext.so
+		   $(SHIM_IT)/libearly.so $(SHIM_IT)/libwrapnext.so \
+		   $(SHIM_IT)/adaptprog
 TARGETS		+= $(SHIM_IT_PROGS)
 
 $(SHIM_ADVPROG): $(OBJ)/tests/integration/shim/advprog.o $(OBJ)/common/smaps.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -ldl -lpthread
+
+$(SHIM_IT)/adaptprog: $(OBJ)/tests/integration/shim/adaptprog.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread
 
 $(SHIM_IT)/errprog: $(OBJ)/tests/integration/shim/errprog.o
 	@mkdir -p $(dir $@)
@@ -85,6 +91,15 @@ CHECK_TARGETS	+= check-shim
 CHECK_FAST_TARGETS += check-shim
 check-shim: $(SHIM_LIB) $(SHIM_IT_PROGS) $(CLI_BIN)
 	@sh tests/integration/shim/run.sh $(BUILD) "$(SANITIZER)"
+
+# random = "adaptive" in real memory cgroups (root; skipped without a
+# memory controller): the sampler's decisions, switches, fork, exec,
+# fail-safe, inspect and the log.
+.PHONY: check-shim-adaptive
+CHECK_TARGETS	+= check-shim-adaptive
+CHECK_FAST_TARGETS += check-shim-adaptive
+check-shim-adaptive: $(SHIM_LIB) $(SHIM_IT_PROGS) $(CLI_BIN)
+	@sh tests/integration/shim/adaptive.sh $(BUILD) "$(SANITIZER)"
 
 # The JVM test: Lucene's FFM route to posix_madvise (tests/integration/java).
 .PHONY: check-shim-java

@@ -193,14 +193,14 @@ static void stats_switch(struct advshim_stats_adapt *a, int from,
 	a->apply_errors += ap->errors;
 }
 
-/* One line per switch, and once per fail-safe episode. */
+/* One line per switch (and the first decision), once per fail-safe episode. */
 static void log_verdict(const struct adapt_verdict *v, int from,
 			const struct adapt_applied *ap)
 {
 	char what[256];
 
 	adapt_describe(v, what, sizeof(what));
-	if (v->switched) {
+	if (v->switched || from < 0) {
 		shim_log(POLICY_LOG_INFO, "adaptive: %s -> %s, %u files, %llu "
 			 "ranges asked random, %llu re-advised", from < 0 ?
 			 "start" : adapt_choice_name((enum adapt_choice)from),
@@ -211,12 +211,15 @@ static void log_verdict(const struct adapt_verdict *v, int from,
 		shim_log(POLICY_LOG_INFO, "adaptive: memory cgroup figures "
 			 "unreadable (%s); keeping the application's random",
 			 strerror(-v->status));
-		smp.unreadable_logged = true;
 	} else if (!v->status && smp.unreadable_logged) {
 		shim_log(POLICY_LOG_INFO, "adaptive: memory cgroup figures "
 			 "readable again: %s", what);
-		smp.unreadable_logged = false;
 	}
+	/* An episode lasts from the fail-safe to the next good sample. */
+	if (v->reason == ADAPT_R_UNREADABLE)
+		smp.unreadable_logged = true;
+	else if (!v->status)
+		smp.unreadable_logged = false;
 }
 
 /*
@@ -247,7 +250,7 @@ static void sample_once(bool first, const struct adapt_seed *seed)
 	}
 	a = stats_begin();
 	stats_verdict(a, &v, &x);
-	if (v.switched)
+	if (v.switched || first)
 		stats_switch(a, from, &v, &ap);
 	stats_end(a);
 	log_verdict(&v, from, &ap);

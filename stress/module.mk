@@ -18,8 +18,14 @@ FORK_LOCK_BIN	:= $(BUILD)/stress/advshim-fork-lock
 REMAP_RACE_BIN	:= $(BUILD)/stress/advshim-remap-race
 REMAP_WIN_BIN	:= $(BUILD)/stress/advshim-remap-window
 REMAP_WIN_LIB	:= $(BUILD)/stress/libadvshim-remapwindow.so
+ADAPT_RACE_BIN	:= $(BUILD)/stress/advshim-adapt-race
 TARGETS		+= $(STRESS_BIN) $(FORK_LOCK_BIN) $(REMAP_RACE_BIN) \
-		   $(REMAP_WIN_BIN) $(REMAP_WIN_LIB)
+		   $(REMAP_WIN_BIN) $(REMAP_WIN_LIB) $(ADAPT_RACE_BIN)
+
+# The adaptive sampler's switches against the application's calls.
+$(ADAPT_RACE_BIN): $(OBJ)/stress/adapt_race.o $(OBJ)/common/smaps.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread
 
 $(STRESS_BIN): $(OBJ)/stress/stress.o $(OBJ)/common/smaps.o
 	@mkdir -p $(dir $@)
@@ -44,7 +50,7 @@ $(REMAP_WIN_LIB): $(OBJ)/stress/remap_window_lib.o
 
 .PHONY: stress check-stress stress-build-asan stress-build-tsan
 # The shim and the stress program, built in the sanitizer trees.
-STRESS_SAN_ARTIFACTS := $(SHIM_LIB) $(STRESS_BIN)
+STRESS_SAN_ARTIFACTS := $(SHIM_LIB) $(STRESS_BIN) $(ADAPT_RACE_BIN)
 stress-build-asan:
 	@$(MAKE) --no-print-directory BUILD=$(STRESS_ASAN_BUILD) \
 		SANITIZER=address,undefined \
@@ -57,23 +63,29 @@ stress-build-tsan:
 
 # Each part runs even when an earlier one failed; any failure fails.
 stress: $(STRESS_BIN) $(FORK_LOCK_BIN) $(REMAP_RACE_BIN) $(REMAP_WIN_BIN) \
-	$(REMAP_WIN_LIB) $(SHIM_LIB) stress-build-asan stress-build-tsan
+	$(REMAP_WIN_LIB) $(ADAPT_RACE_BIN) $(SHIM_LIB) stress-build-asan stress-build-tsan
 	@rc=0; \
 	sh stress/fork_lock.sh $(BUILD) 2000 || rc=1; \
 	sh stress/remap_race.sh $(BUILD) $(STRESS_SECONDS) || rc=1; \
 	sh stress/run.sh $(STRESS_ASAN_BUILD) asan $(STRESS_SECONDS) $(STRESS_THREADS) || rc=1; \
 	sh stress/run.sh $(STRESS_TSAN_BUILD) tsan $(STRESS_SECONDS) $(STRESS_THREADS) || rc=1; \
+	sh stress/adapt_race.sh $(BUILD) plain $(STRESS_SECONDS) || rc=1; \
+	sh stress/adapt_race.sh $(STRESS_ASAN_BUILD) asan $(STRESS_SECONDS) || rc=1; \
+	sh stress/adapt_race.sh $(STRESS_TSAN_BUILD) tsan $(STRESS_SECONDS) || rc=1; \
 	sh stress/java/run.sh $(BUILD) $(STRESS_SECONDS) || rc=1; \
 	exit $$rc
 
 check-stress: $(STRESS_BIN) $(FORK_LOCK_BIN) $(REMAP_RACE_BIN) $(REMAP_WIN_BIN) \
-	$(REMAP_WIN_LIB) $(SHIM_LIB) stress-build-asan stress-build-tsan
+	$(REMAP_WIN_LIB) $(ADAPT_RACE_BIN) $(SHIM_LIB) stress-build-asan stress-build-tsan
 	@rc=0; \
 	sh stress/fork_lock.sh $(BUILD) 300 || rc=1; \
 	sh stress/remap_race.sh $(BUILD) $(STRESS_CHECK_SECONDS) || rc=1; \
 	sh stress/run.sh $(BUILD) control 3 8 || rc=1; \
 	sh stress/run.sh $(STRESS_ASAN_BUILD) asan $(STRESS_CHECK_SECONDS) $(STRESS_THREADS) || rc=1; \
 	sh stress/run.sh $(STRESS_TSAN_BUILD) tsan $(STRESS_CHECK_SECONDS) $(STRESS_THREADS) || rc=1; \
+	sh stress/adapt_race.sh $(BUILD) plain $(STRESS_CHECK_SECONDS) || rc=1; \
+	sh stress/adapt_race.sh $(STRESS_ASAN_BUILD) asan $(STRESS_CHECK_SECONDS) || rc=1; \
+	sh stress/adapt_race.sh $(STRESS_TSAN_BUILD) tsan $(STRESS_CHECK_SECONDS) || rc=1; \
 	sh stress/java/run.sh $(BUILD) $(STRESS_CHECK_SECONDS) || rc=1; \
 	exit $$rc
 

@@ -20,8 +20,10 @@
 static const char policy_text[] =
 	"version = 1;\n"
 	"log = { level = \"warn\"; };\n"
+	"adaptive = { interval_ms = 60000; };\n"
 	"rules = (\n"
 	"  { name = \"keep\"; match = [ \"**/keep-*\" ]; random = \"keep\"; },\n"
+	"  { name = \"adapt\"; match = [ \"**/adapt-*\" ]; random = \"adaptive\"; },\n"
 	"  { name = \"skip\"; match = [ \"**/skip-*\" ]; random = \"skip\";\n"
 	"    sequential = \"skip\"; },\n"
 	"  { name = \"seq\"; match = [ \"**/seq-*\" ]; random = \"keep\";\n"
@@ -137,5 +139,5 @@ struct shim_file *table_file_at(const void *addr)
 {
 	struct map_node n;
 
-	return table_range_at(addr, &n) ? n.file : NULL;
+	return table_range_at(addr, &n) ? node_file(&n) : NULL;
 }

@@ -11,6 +11,9 @@
  *
  *   keep-*   RANDOM kept
  *   skip-*   RANDOM and SEQUENTIAL not issued at all
+ *   adapt-*  random = "adaptive" (the sampler samples once a minute:
+ *            the first decision, in the first RANDOM call, is the one
+ *            that counts; without a memcg limit it is normal)
  *   seq-*    RANDOM kept, SEQUENTIAL rewritten to normal
  *   other    RANDOM rewritten to normal (the default policy's rule),
  *            posix_fadvise RANDOM too

@@ -100,7 +100,7 @@ Test(mapping, mremap_grow)
 	cr_assert(table_range_at(q, &n));
 	cr_assert_eq(n.start, (uintptr_t)q);
 	cr_assert_eq(n.end, (uintptr_t)q + 12 * PG);
-	cr_assert_eq(n.file, f);
+	cr_assert_eq(node_file(&n), f);
 	cr_assert_eq(f->refs, 1);
 	if (q != p)
 		cr_assert_null(table_file_at(p));
@@ -117,7 +117,7 @@ Test(mapping, mremap_shrink)
 	cr_assert(table_range_at(p, &n));
 	cr_assert_eq(n.end, (uintptr_t)p + 3 * PG);
 	cr_assert_null(table_file_at(p + 3 * PG));
-	cr_assert_eq(((struct shim_file *)n.file)->refs, 1);
+	cr_assert_eq(node_file(&n)->refs, 1);
 	advised_from_table(p, 3, 1);
 }
 
@@ -167,7 +167,7 @@ Test(mapping, mremap_old_len_zero_duplicates)
 	cr_assert(table_range_at(p, &n));
 	cr_assert_eq(n.end, (uintptr_t)p + 4 * PG, "the old range is whole");
 	cr_assert(table_range_at(q, &n));
-	cr_assert_eq(n.file, f);
+	cr_assert_eq(node_file(&n), f);
 	cr_assert_eq(n.start, (uintptr_t)q);
 	cr_assert_eq(n.end, (uintptr_t)q + 2 * PG);
 	cr_assert_eq(f->refs, 2);

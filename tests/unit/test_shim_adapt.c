@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_shim_adapt.c - the shim's side of random = "adaptive" (files named
+ * adapt-* in the unit policy): the `asked` tag of each range through the
+ * shim's real posix_madvise, the tag transitions themselves, the view's
+ * lock-free outcome and its re-check, a switch applied to the tagged
+ * ranges only, the sampler's snapshot (need per file, windows), and
+ * adoption of a mapping the table never saw.  The kernel's VmFlags say
+ * what was issued.  The test process has no memcg limit of its own, so
+ * the first decision is normal (MemAvailable is the room).
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "shim/sampler.h"
+#include "shim/view.h"
+#include "tests/unit/shim_unit.h"
+
+TestSuite(adapt, .init = unit_init, .fini = unit_fini);
+
+/* The tag of the table range holding @p. */
+static enum map_asked asked_at(const void *p)
+{
+	struct map_node n;
+
+	cr_assert(table_range_at(p, &n), "no range at %p", p);
+	return node_asked(&n);
+}
+
+/* The group's choice, as a switch would publish it, applied. */
+static struct adapt_applied publish(enum adapt_choice c)
+{
+	struct adapt_applied ap;
+
+	__atomic_store_n(&shim.adapt.choice, (int)c, __ATOMIC_RELEASE);
+	gen_bump();
+	adapt_apply(c, &ap);
+	return ap;
+}
+
+Test(adapt, first_call_decides_and_tags)
+{
+	char *p = unit_map(NULL, unit_file("adapt-a", 8, NULL), 8, 0);
+
+	cr_assert_eq(adapt_decided(), 0);
+	cr_assert_eq(posix_madvise(p, 8 * PG, POSIX_MADV_RANDOM), 0);
+	cr_assert(adapt_decided());
+	cr_assert_eq(shim.adapt.choice, ADAPT_NORMAL);
+	cr_assert_eq(rr_at(p), 0, "the first call issued the decided advice");
+	cr_assert_eq(asked_at(p), ASKED_RANDOM);
+	cr_assert_eq(shim_stats->adapt.samples, 1);
+	cr_assert_eq(shim_stats->adapt.nr_history, 1);
+	cr_assert_eq(shim_stats->adapt.history[0].from, -1);
+	cr_assert_eq(shim_stats->adapt.history[0].to, ADAPT_NORMAL);
+	cr_assert_eq(shim_stats->adapt.ranges_asked, 1);
+}
+
+Test(adapt, tags_follow_the_read_hints)
+{
+	char *p = unit_map(NULL, unit_file("adapt-a", 8, NULL), 8, 0);
+
+	cr_assert_eq(madvise(p, 8 * PG, MADV_SEQUENTIAL), 0);
+	cr_assert_eq(asked_at(p), ASKED_OTHER);
+	cr_assert_eq(sr_at(p), 1, "SEQUENTIAL kept");
+	cr_assert_eq(madvise(p + PG, PG, MADV_RANDOM), 0);
+	cr_assert_eq(asked_at(p), ASKED_MIXED);
+	cr_assert_eq(madvise(p, 8 * PG, MADV_RANDOM), 0);
+	cr_assert_eq(asked_at(p), ASKED_RANDOM);
+	cr_assert_eq(madvise(p + 2 * PG, 2 * PG, MADV_RANDOM), 0);
+	cr_assert_eq(asked_at(p), ASKED_RANDOM, "a part of a RANDOM range");
+	cr_assert_eq(madvise(p + 2 * PG, 2 * PG, MADV_NORMAL), 0);
+	cr_assert_eq(asked_at(p), ASKED_MIXED);
+	cr_assert_eq(madvise(p, 8 * PG, MADV_WILLNEED), 0);
+	cr_assert_eq(asked_at(p), ASKED_MIXED, "WILLNEED is no read hint");
+	cr_assert_eq(posix_madvise(p, 8 * PG, POSIX_MADV_NORMAL), 0);
+	cr_assert_eq(asked_at(p), ASKED_OTHER);
+	/* munmap of a hole: both halves keep the tag. */
+	cr_assert_eq(madvise(p, 8 * PG, MADV_RANDOM), 0);
+	cr_assert_eq(munmap(p + 3 * PG, PG), 0);
+	cr_assert_eq(asked_at(p), ASKED_RANDOM);
+	cr_assert_eq(asked_at(p + 4 * PG), ASKED_RANDOM);
+}
+
+/* The transition table itself, on a range that lives on the stack. */
+Test(adapt, ask_transitions)
+{
+	static const struct {
+		enum map_asked from;
+		bool whole;
+		enum adv_kind kind;
+		enum map_asked to;
+	} t[] = {
+		{ ASKED_NONE, true, ADV_RANDOM, ASKED_RANDOM },
+		{ ASKED_NONE, false, ADV_RANDOM, ASKED_MIXED },
+		{ ASKED_NONE, true, ADV_SEQUENTIAL, ASKED_OTHER },
+		{ ASKED_NONE, false, ADV_NORMAL, ASKED_OTHER },
+		{ ASKED_RANDOM, false, ADV_RANDOM, ASKED_RANDOM },
+		{ ASKED_RANDOM, false, ADV_NORMAL, ASKED_MIXED },
+		{ ASKED_RANDOM, true, ADV_NORMAL, ASKED_OTHER },
+		{ ASKED_OTHER, false, ADV_SEQUENTIAL, ASKED_OTHER },
+		{ ASKED_OTHER, false, ADV_RANDOM, ASKED_MIXED },
+		{ ASKED_MIXED, false, ADV_SEQUENTIAL, ASKED_MIXED },
+		{ ASKED_MIXED, true, ADV_RANDOM, ASKED_RANDOM },
+	};
+	static struct shim_file f __attribute__((aligned(16)));
+	struct map_node n;
+	unsigned long gen;
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		n = (struct map_node){ 0x10000, 0x14000,
+				       (void *)((uintptr_t)&f | t[i].from) };
+		gen = table_gen();
+		adapt_ask(&n, t[i].whole ? 0x10000 : 0x11000,
+			  t[i].whole ? 0x14000 : 0x12000, t[i].kind);
+		cr_expect_eq(node_asked(&n), t[i].to, "case %zu: %d", i,
+			     node_asked(&n));
+		cr_expect_eq(node_file(&n), &f);
+		cr_expect_eq(table_gen() != gen, t[i].from != t[i].to,
+			     "case %zu: the generation moves iff the tag does", i);
+	}
+}
+
+Test(adapt, view_decides_known_random_ranges_and_rechecks)
+{
+	char *p = unit_map(NULL, unit_file("adapt-a", 8, NULL), 8, 0);
+	unsigned long gen;
+
+	cr_assert_eq(posix_madvise(p, 8 * PG, POSIX_MADV_RANDOM), 0);
+	cr_assert_eq(posix_madvise(p, 8 * PG, POSIX_MADV_RANDOM), 0);
+	cr_assert_eq(posix_madvise(p, 8 * PG, POSIX_MADV_RANDOM), 0);
+	cr_assert_eq(advise_known(p, 2 * PG, MADV_RANDOM, ADV_RANDOM, &gen),
+		     MADV_NORMAL);
+	cr_assert_neq(gen, 0, "an adaptive outcome is re-checked");
+	cr_assert_eq(advise_known(p, 2 * PG, MADV_WILLNEED, ADV_WILLNEED, &gen),
+		     MADV_WILLNEED);
+	cr_assert_eq(gen, 0);
+	cr_assert_eq(advise_known(p, PG, MADV_SEQUENTIAL, ADV_SEQUENTIAL, &gen),
+		     ADV_UNKNOWN, "a tag change takes the lock");
+	/* A switch in between: the stale call is redone under the lock. */
+	cr_assert_eq(advise_known(p, 8 * PG, MADV_RANDOM, ADV_RANDOM, &gen),
+		     MADV_NORMAL);
+	publish(ADAPT_RANDOM);
+	cr_assert_eq(syscall(SYS_madvise, p, 8 * PG, MADV_NORMAL), 0);
+	cr_assert_eq(rr_at(p), 0, "the stale call landed last");
+	cr_assert_eq(adapt_recheck(gen, 0, p, 8 * PG, POSIX_MADV_RANDOM, true), 0);
+	cr_assert_eq(rr_at(p), 1, "the re-check gave the current choice");
+	cr_assert_eq(advise_known(p, 8 * PG, MADV_RANDOM, ADV_RANDOM, &gen),
+		     ADV_UNKNOWN, "relearnt after the switch");
+	cr_assert_eq(posix_madvise(p, 8 * PG, POSIX_MADV_RANDOM), 0);
+	cr_assert_eq(posix_madvise(p, 8 * PG, POSIX_MADV_RANDOM), 0);
+	cr_assert_eq(advise_known(p, 8 * PG, MADV_RANDOM, ADV_RANDOM, &gen),
+		     MADV_RANDOM);
+	cr_assert_neq(gen, 0);
+}
+
+Test(adapt, switch_applies_to_ranges_asked_random_only)
+{
+	char *p = unit_reserve(24);
+	struct adapt_applied ap;
+
+	unit_map(p, unit_file("adapt-a", 8, NULL), 8, 0);
+	unit_map(p + 8 * PG, unit_file("adapt-b", 8, NULL), 8, 0);
+	unit_map(p + 16 * PG, unit_file("keep-c", 8, NULL), 8, 0);
+	cr_assert_eq(posix_madvise(p, 8 * PG, POSIX_MADV_RANDOM), 0);
+	cr_assert_eq(posix_madvise(p + 8 * PG, 8 * PG, POSIX_MADV_SEQUENTIAL), 0);
+	cr_assert_eq(posix_madvise(p + 9 * PG, PG, POSIX_MADV_RANDOM), 0);
+	cr_assert_eq(posix_madvise(p + 16 * PG, 8 * PG, POSIX_MADV_RANDOM), 0);
+	cr_assert_eq(rr_at(p), 0);
+	cr_assert_eq(rr_at(p + 16 * PG), 1, "keep-c is not adaptive");
+	ap = publish(ADAPT_RANDOM);
+	cr_assert_eq(ap.ranges, 1);
+	cr_assert_eq(ap.mixed, 1);
+	cr_assert_eq(ap.errors, 0);
+	cr_assert_eq(rr_at(p), 1);
+	cr_assert_eq(sr_at(p + 8 * PG), 1, "a SEQUENTIAL part is left alone");
+	cr_assert_eq(rr_at(p + 9 * PG), 1, "so is the RANDOM part");
+	ap = publish(ADAPT_NORMAL);
+	cr_assert_eq(rr_at(p), 0);
+	cr_assert_eq(rr_at(p + 9 * PG), 1);
+	cr_assert_eq(rr_at(p + 16 * PG), 1);
+	/* A new call reads the choice in force. */
+	publish(ADAPT_RANDOM);
+	cr_assert_eq(posix_madvise(p, 8 * PG, POSIX_MADV_RANDOM), 0);
+	cr_assert_eq(rr_at(p), 1);
+}
+
+Test(adapt, snapshot_need_files_windows)
+{
+	char *p = unit_reserve(40);
+	struct adapt_seed seed = { .dev = 1, .ino = 2, .size = 64 * PG,
+				   .bytes = 16 * PG };
+	static struct adapt_snap s;
+	int fd = unit_file("adapt-a", 8, NULL);
+
+	unit_map(p, fd, 8, 0);
+	unit_map(p + 8 * PG, fd, 8, 0);		/* the same file twice */
+	unit_map(p + 16 * PG, unit_file("adapt-b", 16, NULL), 16, 0);
+	unit_map(p + 32 * PG, unit_file("adapt-c", 8, NULL), 8, 0);
+	cr_assert_eq(posix_madvise(p, 32 * PG, POSIX_MADV_RANDOM), 0);
+	cr_assert_eq(posix_madvise(p + 32 * PG, PG, POSIX_MADV_RANDOM), 0);
+	adapt_snapshot(&s, NULL, 0);
+	cr_assert_eq(s.nr_ranges, 3);
+	cr_assert_eq(s.nr_mixed, 1);
+	cr_assert_eq(s.nr_files, 2);
+	cr_assert_eq(s.bytes, 32 * PG);
+	cr_assert_eq(s.need, 24 * PG, "adapt-a counted once: its size");
+	cr_assert_eq(s.nr_win, 3, "a window per range the first time");
+	adapt_snapshot(&s, NULL, s.bytes);
+	cr_assert_eq(s.nr_win, ADAPT_WINDOWS);
+	for (unsigned int i = 0; i < s.nr_win; i++)
+		cr_assert(s.win[i] >= (uintptr_t)p &&
+			  s.win[i] + s.win_pages[i] * PG <= (uintptr_t)p + 32 * PG,
+			  "window %u outside the ranges", i);
+	cr_assert_eq(adapt_resident(&s), 0, "sparse files: nothing cached");
+	adapt_snapshot(&s, &seed, 0);
+	cr_assert_eq(s.nr_files, 3);
+	cr_assert_eq(s.need, 40 * PG);
+}
+
+/* A mapping the shim never saw (raw mmap) joins the table when advised. */
+Test(adapt, kernel_view_range_adopted)
+{
+	int fd = unit_file("adapt-a", 8, NULL);
+	char *p = (char *)syscall(SYS_mmap, NULL, 8 * PG, PROT_READ,
+				  MAP_SHARED, fd, 0);
+
+	cr_assert_neq(p, MAP_FAILED);
+	cr_assert_null(table_file_at(p));
+	cr_assert_eq(posix_madvise(p, 8 * PG, POSIX_MADV_RANDOM), 0);
+	cr_assert_not_null(table_file_at(p));
+	cr_assert_eq(asked_at(p), ASKED_RANDOM);
+	cr_assert_eq(rr_at(p), 0);
+	publish(ADAPT_RANDOM);
+	cr_assert_eq(rr_at(p), 1, "a switch reaches it");
+}
