@@ -24,10 +24,10 @@
  *    Without adapt.mu: the application reads C0, the switch publishes C1
  *    and re-advises, then the application's C0 lands and the range keeps
  *    C0 until the next switch.
- *  - A call the thread's view decides without any lock (advise_known):
+ *  - A call the thread's view decides without any lock (adapt_known):
  *    the view's extent was learnt at a generation; publishing a choice
  *    bumps the generation before the walk, so a call that read the old
- *    choice is re-checked after its system call (adapt_recheck): if the
+ *    choice is re-checked after its system call: if the
  *    generation moved it is redone under the lock with the current
  *    choice; if not, the call landed before the bump, hence before the
  *    walk's madvise on that range, which wins.
@@ -47,6 +47,7 @@
 #include <sys/mman.h>
 
 #include "shim/sampler.h"
+#include "shim/view.h"
 
 void adapt_ask(const struct map_node *n, uintptr_t s, uintptr_t e,
 	       enum adv_kind kind)
@@ -266,20 +267,23 @@ void adapt_apply(enum adapt_choice c, struct adapt_applied *out)
 	errno = saved;
 }
 
-int adapt_recheck(unsigned long gen, int ret, void *addr, size_t len,
-		  int advice, bool posix)
+int adapt_known(void *addr, size_t len, int advice, bool posix)
 {
-	int r;
+	unsigned long gen = shim_view.gen;	/* the extent's, just checked */
+	int to = adapt_random_code(advice), r;
+	size_t l = to == advice ? len : page_up(len);
 
-	if (likely(table_gen() == gen))
-		return ret;
-	/* A switch (or any change) came in between: decide again, locked. */
-	r = advise_range(addr, len, advice, ADV_RANDOM, posix);
+	decide_count(advice, to);
 	if (posix)
-		return r;
-	if (r) {
-		errno = r;
-		return -1;
+		r = call_posix_madvise(addr, l, to);
+	else
+		r = call_madvise(addr, l, to) ? errno : 0;
+	if (unlikely(table_gen() != gen)) {
+		/* A switch (or any change) came in between: again, locked. */
+		r = advise_range(addr, len, advice, ADV_RANDOM, posix);
 	}
-	return 0;
+	if (posix || !r)
+		return r;
+	errno = r;
+	return -1;
 }

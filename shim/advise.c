@@ -277,29 +277,25 @@ static int next_piece(struct walk *w, uintptr_t pos, uintptr_t end,
 	return r;
 }
 
-int advise_known(void *addr, size_t len, int advice, enum adv_kind kind,
-		 unsigned long *gen)
+int advise_known(void *addr, size_t len, int advice, enum adv_kind kind)
 {
 	uintptr_t pos = (uintptr_t)addr, end = pos + page_up(len);
 	bool quiet;
 	int to;
 
-	*gen = 0;
 	if (!page_aligned(pos) || !len || end <= pos)
 		return ADV_UNKNOWN;	/* advise_range passes it on as it is */
 	shim_busy++;
-	if (!view_code(pos, end, kind, &to, &quiet, gen) || to == ADV_UNKNOWN) {
+	if (!view_code(pos, end, kind, &to, &quiet)) {
 		to = ADV_UNKNOWN;
-	} else {
+	} else if (likely(to != ADV_ADAPT && to != ADV_UNKNOWN)) {
 		if (to == ADV_KEEP)
 			to = advice;
-		if (to != advice && !quiet && !*gen)
+		if (to != advice && !quiet)
 			to = ADV_UNKNOWN;	/* to be logged, under the lock */
 		else
 			decide_count(advice, to);
 	}
-	if (to == ADV_UNKNOWN)
-		*gen = 0;
 	shim_busy--;
 	return to;
 }

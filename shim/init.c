@@ -39,7 +39,8 @@ struct shim_globals shim = {
 	.lock = PTHREAD_RWLOCK_INITIALIZER,
 	.table = { .file_get = files_get, .file_put = files_put },
 	.table_gen = 1,		/* a zeroed view never matches */
-	.adapt = { .mu = PTHREAD_MUTEX_INITIALIZER, .choice = ADAPT_RANDOM },
+	.adapt_choice = ADAPT_RANDOM,
+	.adapt = { .mu = PTHREAD_MUTEX_INITIALIZER },
 };
 
 __thread int shim_busy __attribute__((tls_model("initial-exec")));

@@ -58,20 +58,18 @@ static inline size_t issue_len(size_t len, int advice, int to)
 static inline int do_madvise(void *addr, size_t len, int advice)
 {
 	enum adv_kind kind = adv_from_madvise(advice);
-	unsigned long gen;
 	int r;
 
 	if (likely(!examine(kind)))
 		return call_madvise(addr, len, advice);
 	/* A known range: the real call last, so it returns straight back. */
-	r = advise_known(addr, len, advice, kind, &gen);
-	if (likely(r >= 0 && !gen))
+	r = advise_known(addr, len, advice, kind);
+	if (likely(r >= 0))
 		return call_madvise(addr, issue_len(len, advice, r), r);
-	if (r >= 0)
-		return adapt_recheck(gen, call_madvise(addr, issue_len(len,
-					advice, r), r), addr, len, advice, false);
 	if (r == ADV_SKIP)
 		return 0;
+	if (r == ADV_ADAPT)
+		return adapt_known(addr, len, advice, false);
 	r = advise_range(addr, len, advice, kind, false);
 	if (r) {
 		errno = r;
@@ -97,19 +95,17 @@ SHIM_EXPORT int madvise(void *addr, size_t len, int advice)
 SHIM_EXPORT int posix_madvise(void *addr, size_t len, int advice)
 {
 	enum adv_kind kind = adv_from_madvise(advice);
-	unsigned long gen;
 	int r;
 
 	if (likely(!examine(kind)))
 		return call_posix_madvise(addr, len, advice);
-	r = advise_known(addr, len, advice, kind, &gen);
-	if (likely(r >= 0 && !gen))
+	r = advise_known(addr, len, advice, kind);
+	if (likely(r >= 0))
 		return call_posix_madvise(addr, issue_len(len, advice, r), r);
-	if (r >= 0)
-		return adapt_recheck(gen, call_posix_madvise(addr, issue_len(len,
-					advice, r), r), addr, len, advice, true);
 	if (r == ADV_SKIP)
 		return 0;
+	if (r == ADV_ADAPT)
+		return adapt_known(addr, len, advice, true);
 	return advise_range(addr, len, advice, kind, true);
 }
 

@@ -243,7 +243,7 @@ static void sample_once(bool first, const struct adapt_seed *seed)
 	x.t_ms = now_ms();
 	v = adapt_step(&smp.st, &x);
 	if (v.switched || first) {
-		__atomic_store_n(&shim.adapt.choice, (int)v.choice,
+		__atomic_store_n(&shim.adapt_choice, (int)v.choice,
 				 __ATOMIC_RELEASE);
 		gen_bump();
 		adapt_apply(v.choice, &ap);
@@ -273,7 +273,7 @@ static void *sampler_main(void *arg)
 	prctl(PR_SET_NAME, "advshim", 0, 0, 0);
 	if (first)
 		adapt_init(&smp.st, &shim.policy->adaptive.params,
-			   (enum adapt_choice)__atomic_load_n(&shim.adapt.choice,
+			   (enum adapt_choice)__atomic_load_n(&shim.adapt_choice,
 							      __ATOMIC_ACQUIRE));
 	for (;;) {
 		if (!first)
@@ -322,7 +322,7 @@ static void launch(bool first)
 		shim_log(POLICY_LOG_WARN, "adaptive: cannot start the sampler "
 			 "thread (%s); keeping the application's random",
 			 strerror(r));
-		__atomic_store_n(&shim.adapt.choice, ADAPT_RANDOM,
+		__atomic_store_n(&shim.adapt_choice, ADAPT_RANDOM,
 				 __ATOMIC_RELEASE);
 		gen_bump();
 		adapt_apply(ADAPT_RANDOM, &ap);

@@ -153,7 +153,6 @@ static inline enum map_asked node_asked(const struct map_node *n)
 /* The adaptive advice's state, one decision group per process. */
 struct shim_adapt {
 	pthread_mutex_t mu;		/* see the lock protocol above */
-	int choice;			/* atomic: enum adapt_choice in force */
 	int decided;			/* atomic: the first decision was taken */
 	int started;			/* atomic: enum adapt_started */
 	uint64_t retry_ms;		/* a failed start is retried from then */
@@ -171,6 +170,9 @@ struct shim_globals {
 	struct maptable table;
 	size_t nr_ranges;		/* atomic copy of table.count */
 	unsigned long table_gen;	/* atomic: table_gen(), gen_bump() */
+	int adapt_choice;		/* atomic: the adaptive group's enum
+					   adapt_choice (hot: next to
+					   table_gen, read with it) */
 	struct shim_file *files;	/* uthash by key */
 	struct shim_file *idle_head, *idle_tail;
 	size_t nr_idle;
@@ -475,19 +477,21 @@ int decide(const struct adv_call *c, struct shim_file *f,
 /* --- advise.c */
 #define ADV_UNKNOWN (-3)		/* advise_known: take advise_range */
 
+#define ADV_ADAPT (-4)			/* advise_known: take adapt_known */
+
 /*
  * advise_known - without the lock: the value to issue for madvise-family
  * @advice (kind @kind) on [@addr, @addr + @len) when that range lies in
  * one extent this thread's view knows (view.c) and nothing is left to
  * log: the caller's value, a rewrite, or ADV_SKIP; counted like a decided
- * piece.  ADV_UNKNOWN otherwise: then call advise_range().  The caller
- * issues the call itself, with the caller's exact arguments when the
- * value is unchanged and the length in whole pages when rewritten, as
- * advise_range() does; when *@gen is non-zero (an adaptive choice) it
- * then calls adapt_recheck() with it.  Never fails, errno untouched.
+ * piece.  ADV_ADAPT: RANDOM on adaptive ranges asked RANDOM, to be issued
+ * by adapt_known().  ADV_UNKNOWN otherwise: then call advise_range().  The
+ * caller issues the call itself, with the caller's exact arguments when
+ * the value is unchanged and the length in whole pages when rewritten, as
+ * advise_range() does.  Never fails, errno untouched.
  */
-int advise_known(void *addr, size_t len, int advice, enum adv_kind kind,
-		 unsigned long *gen) SHIM_HIDDEN;
+int advise_known(void *addr, size_t len, int advice, enum adv_kind kind)
+	SHIM_HIDDEN;
 
 /*
  * advise_range - apply madvise-family @advice (the caller's value, of kind
@@ -537,7 +541,7 @@ static inline bool adapt_decided(void)
  */
 static inline int adapt_random_code(int advice)
 {
-	return __atomic_load_n(&shim.adapt.choice, __ATOMIC_ACQUIRE) ==
+	return __atomic_load_n(&shim.adapt_choice, __ATOMIC_ACQUIRE) ==
 	       ADAPT_NORMAL ? 0 : advice;
 }
 
@@ -581,16 +585,16 @@ void adapt_first(const struct adapt_seed *seed) SHIM_HIDDEN;
 void adapt_maybe_restart(void) SHIM_HIDDEN;
 
 /*
- * adapt_recheck - after a madvise-family call that issued @code for
- * RANDOM on a range the view knew as asked RANDOM, decided at generation
- * @gen without the lock: if the generation moved meanwhile (a switch may
- * have re-advised the range before this call landed), redo the call
- * through advise_range() so that the range ends with the group's current
- * choice.  Returns @ret or the redo's result (posix contract when
- * @posix).  No lock held; errno as the call left it.
+ * adapt_known - RANDOM advice @advice on [@addr, @addr + @len), ranges of
+ * adaptive files asked RANDOM that this thread's view knows (advise_known
+ * said ADV_ADAPT; the view's generation still current): issue the group's
+ * choice without the lock, counted like a decided piece, then re-check the
+ * generation: if it moved meanwhile (a switch may have re-advised the
+ * range before this call landed), redo the call through advise_range()
+ * so that the range ends with the group's current choice.  Returns what
+ * the call returns (@posix: posix_madvise's contract, else madvise's).
  */
-int adapt_recheck(unsigned long gen, int ret, void *addr, size_t len,
-		  int advice, bool posix) SHIM_HIDDEN;
+int adapt_known(void *addr, size_t len, int advice, bool posix) SHIM_HIDDEN;
 
 /*
  * adapt_atfork_prepare, adapt_atfork_parent, adapt_atfork_child - take

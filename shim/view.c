@@ -41,10 +41,8 @@
  * generation before it reads them, so an extent is never newer than its
  * stamp says.  The one race the stamp cannot close, a call decided here
  * just before a switch re-advises its range and landing after it, is
- * closed by adapt_recheck() after the call (adapt_table.c).
+ * closed by adapt_known()'s re-check after the call (adapt_table.c).
  */
-#include <sys/mman.h>
-
 #include "shim/view.h"
 
 __thread struct view shim_view __attribute__((tls_model("initial-exec")));
@@ -110,20 +108,15 @@ static bool alike(const struct map_node *n, const struct policy_rule *rule,
 
 /*
  * The read hints of an adaptive extent whose ranges are all tagged
- * @asked: RANDOM on ranges asked RANDOM is the group's choice (learnt
- * here, re-checked after the call), NORMAL and SEQUENTIAL on ranges
+ * @asked: RANDOM on ranges asked RANDOM is the group's choice (read and
+ * re-checked by adapt_known), NORMAL and SEQUENTIAL on ranges
  * asked OTHER leave the tag as it is; every other case changes a tag,
  * which takes the lock (adaptive_piece in advise.c).
  */
 static void adaptive_codes(struct view_extent *x, enum map_asked asked)
 {
-	int r = ADV_UNKNOWN;
-
-	if (asked == ASKED_RANDOM && adapt_decided())
-		r = adapt_random_code(MADV_RANDOM) == MADV_RANDOM ? ADV_KEEP :
-								    0;
-	x->code[ADV_RANDOM] = (signed char)r;
-	x->adaptive = r != ADV_UNKNOWN;
+	x->code[ADV_RANDOM] = asked == ASKED_RANDOM && adapt_decided() ?
+			      ADV_ADAPT : ADV_UNKNOWN;
 	if (asked != ASKED_OTHER)
 		x->code[ADV_NORMAL] = x->code[ADV_SEQUENTIAL] = ADV_UNKNOWN;
 }

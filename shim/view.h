@@ -14,14 +14,13 @@
 /*
  * Adjacent table ranges whose files decide alike, [start, end), with the
  * madvise-family outcome per advice kind (decide_code(): ADV_KEEP,
- * ADV_SKIP or the value to issue).
+ * ADV_SKIP or the value to issue; for adaptive files ADV_ADAPT, the
+ * group's choice, or ADV_UNKNOWN, a tag to change under the lock).
  */
 struct view_extent {
 	uintptr_t start, end;
 	bool quiet;			/* no rewrite or skip left to log */
-	bool adaptive;			/* code[ADV_RANDOM] is the adaptive
-					   choice: re-check after the call */
-	signed char code[ADV_NR_KINDS];	/* ADV_UNKNOWN: take the lock */
+	signed char code[ADV_NR_KINDS];
 };
 
 struct view {
@@ -82,17 +81,14 @@ static inline const struct view_extent *view_extent_of(uintptr_t start,
  * view_code - without the lock: if [@start, @end) lies inside an extent
  * this thread learnt and neither the table nor the cache changed since
  * (one atomic load of shim.table_gen), set *@code to the outcome for
- * advice @kind (as decide_code, or ADV_UNKNOWN: take the locked path),
- * *@quiet (false: a rewrite or skip must still be logged, under the
- * lock) and *@gen (non-zero: the outcome is the adaptive choice, learnt
- * at that generation; re-check it after the call, adapt_recheck) and
- * return true.  Else false: take the locked path.  Always false at log
- * level debug (every call is logged there).  Safe without the lock: see
- * view.c.
+ * advice @kind (as decide_code, or ADV_ADAPT / ADV_UNKNOWN: see struct
+ * view_extent) and *@quiet (false: a rewrite or skip must still be
+ * logged, under the lock) and return true.  Else false:
+ * take the locked path.  Always false at log level debug (every call is
+ * logged there).  Safe without the lock: see view.c.
  */
 static inline bool view_code(uintptr_t start, uintptr_t end,
-			     enum adv_kind kind, int *code, bool *quiet,
-			     unsigned long *gen)
+			     enum adv_kind kind, int *code, bool *quiet)
 {
 	const struct view_extent *x;
 
@@ -103,7 +99,6 @@ static inline bool view_code(uintptr_t start, uintptr_t end,
 		return false;
 	*code = x->code[kind];
 	*quiet = x->quiet;
-	*gen = x->adaptive && kind == ADV_RANDOM ? shim_view.gen : 0;
 	return true;
 }
 

@@ -224,16 +224,6 @@ Test(advise, advice_no_rule_acts_on_is_passed_and_counted)
 	cr_assert_eq(STAT(calls[ADV_FAMILY_MADVISE][ADV_WILLNEED]), calls);
 }
 
-/* advise_known() where no adaptive rule applies (no re-check wanted). */
-static int known(void *addr, size_t len, int advice, enum adv_kind kind)
-{
-	unsigned long gen = 1;
-	int r = advise_known(addr, len, advice, kind, &gen);
-
-	cr_assert_eq(gen, 0, "a re-check asked for a non-adaptive range");
-	return r;
-}
-
 /*
  * The view: a second lookup in the same leaf learns an extent; calls
  * inside it are then decided without the lock (advise_known), until the
@@ -247,21 +237,21 @@ Test(advise, view_learns_known_ranges)
 
 	unit_map(p, unit_file("rw-a", 4, NULL), 4, 0);
 	unit_map(p + 4 * PG, unit_file("rw-b", 4, NULL), 4, 0);
-	cr_assert_eq(known(p, PG, MADV_RANDOM, kind), ADV_UNKNOWN);
+	cr_assert_eq(advise_known(p, PG, MADV_RANDOM, kind), ADV_UNKNOWN);
 	cr_assert_eq(posix_madvise(p, PG, POSIX_MADV_RANDOM), 0);
 	cr_assert_eq(posix_madvise(p + PG, PG, POSIX_MADV_RANDOM), 0);
 	/* Both files have the same rule: one extent over both mappings. */
 	rw = STAT(rewritten);
-	cr_assert_eq(known(p + 5 * PG, 3 * PG, MADV_RANDOM, kind),
+	cr_assert_eq(advise_known(p + 5 * PG, 3 * PG, MADV_RANDOM, kind),
 		     MADV_NORMAL);
 	cr_assert_eq(STAT(rewritten), rw + 1);
-	cr_assert_eq(known(p, 8 * PG, MADV_SEQUENTIAL, ADV_SEQUENTIAL),
+	cr_assert_eq(advise_known(p, 8 * PG, MADV_SEQUENTIAL, ADV_SEQUENTIAL),
 		     MADV_SEQUENTIAL);
 	/* Past the extent: the locked walk. */
-	cr_assert_eq(known(p, 9 * PG, MADV_RANDOM, kind), ADV_UNKNOWN);
+	cr_assert_eq(advise_known(p, 9 * PG, MADV_RANDOM, kind), ADV_UNKNOWN);
 	/* Any table change makes the view stale. */
 	cr_assert_eq(munmap(p + 7 * PG, PG), 0);
-	cr_assert_eq(known(p, PG, MADV_RANDOM, kind), ADV_UNKNOWN);
+	cr_assert_eq(advise_known(p, PG, MADV_RANDOM, kind), ADV_UNKNOWN);
 	cr_assert_eq(posix_madvise(p, 7 * PG, POSIX_MADV_RANDOM), 0);
 	cr_assert_str_eq(rr_map(p, 7), "0000000");
 }
@@ -273,10 +263,10 @@ Test(advise, view_keeps_rules_apart)
 	cr_assert_eq(madvise(p, PG, MADV_RANDOM), 0);
 	cr_assert_eq(madvise(p + PG, PG, MADV_RANDOM), 0);
 	/* keep-a is its own extent: rw-b next to it decides otherwise. */
-	cr_assert_eq(known(p, 4 * PG, MADV_RANDOM, ADV_RANDOM), MADV_RANDOM);
-	cr_assert_eq(known(p, 5 * PG, MADV_RANDOM, ADV_RANDOM), ADV_UNKNOWN);
+	cr_assert_eq(advise_known(p, 4 * PG, MADV_RANDOM, ADV_RANDOM), MADV_RANDOM);
+	cr_assert_eq(advise_known(p, 5 * PG, MADV_RANDOM, ADV_RANDOM), ADV_UNKNOWN);
 	cr_assert_eq(madvise(p + 8 * PG, PG, MADV_RANDOM), 0);
-	cr_assert_eq(known(p + 8 * PG, 4 * PG, MADV_RANDOM, ADV_RANDOM),
+	cr_assert_eq(advise_known(p + 8 * PG, 4 * PG, MADV_RANDOM, ADV_RANDOM),
 		     ADV_SKIP);
 	/* Through the interposer: a skip issues nothing and succeeds. */
 	cr_assert_eq(madvise(p + 9 * PG, 3 * PG, MADV_RANDOM), 0);
@@ -296,14 +286,14 @@ Test(advise, view_leaves_the_first_rewrite_to_the_log)
 	/* SEQUENTIAL: examined (other rules act on it), kept for this file. */
 	cr_assert_eq(madvise(p, PG, MADV_SEQUENTIAL), 0);
 	cr_assert_eq(madvise(p, PG, MADV_SEQUENTIAL), 0);	/* learnt, loud */
-	cr_assert_eq(known(p, PG, MADV_SEQUENTIAL, ADV_SEQUENTIAL),
+	cr_assert_eq(advise_known(p, PG, MADV_SEQUENTIAL, ADV_SEQUENTIAL),
 		     MADV_SEQUENTIAL);
-	cr_assert_eq(known(p, PG, MADV_RANDOM, ADV_RANDOM), ADV_UNKNOWN);
+	cr_assert_eq(advise_known(p, PG, MADV_RANDOM, ADV_RANDOM), ADV_UNKNOWN);
 	cr_assert_eq(__atomic_load_n(&f->logged, __ATOMIC_RELAXED), 0);
 	cr_assert_eq(madvise(p, PG, MADV_RANDOM), 0);	/* logs, relearns */
 	cr_assert_eq(__atomic_load_n(&f->logged, __ATOMIC_RELAXED), 1);
-	cr_assert_eq(known(p, PG, MADV_RANDOM, ADV_RANDOM), MADV_NORMAL);
+	cr_assert_eq(advise_known(p, PG, MADV_RANDOM, ADV_RANDOM), MADV_NORMAL);
 	shim.log_level = POLICY_LOG_DEBUG;	/* every call logged: locked */
-	cr_assert_eq(known(p, PG, MADV_RANDOM, ADV_RANDOM), ADV_UNKNOWN);
+	cr_assert_eq(advise_known(p, PG, MADV_RANDOM, ADV_RANDOM), ADV_UNKNOWN);
 	shim.log_level = level;
 }
