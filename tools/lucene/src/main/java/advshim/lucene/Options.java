@@ -27,6 +27,7 @@ final class Options {
 	int dims = -1;
 	long seed = 1;
 	boolean compound;
+	int segments = 1;
 	int threads = -1;
 	double durationS = -1;
 	long queries = -1;
@@ -37,7 +38,8 @@ final class Options {
 	boolean hold;
 
 	static final String USAGE =
-		"usage: advshim-lucene index DIR --vectors N --dims D [--seed S] [--compound]\n"
+		"usage: advshim-lucene index DIR --vectors N --dims D [--seed S] [--compound] [--segments N]\n"
+		+ "              [--read-advice default|random|normal|sequential|context]\n"
 		+ "       advshim-lucene search DIR --threads T (--duration S | --queries Q) [--k 10]\n"
 		+ "              [--seed S] [--read-advice default|random|normal|sequential|context]\n"
 		+ "              [--interval-ms MS] [--json] [--hold]\n"
@@ -100,9 +102,9 @@ final class Options {
 			throw new UsageException(a + " is not an option of " + mode);
 	}
 
-	private static final Set<String> INDEX_ONLY = Set.of("--vectors", "--dims");
+	private static final Set<String> INDEX_ONLY = Set.of("--vectors", "--dims", "--segments");
 	private static final Set<String> SEARCH_ONLY = Set.of("--threads", "--queries", "--k",
-		"--interval-ms", "--duration", "--read-advice");
+		"--interval-ms", "--duration");
 
 	private void option(String a, String v) throws UsageException {
 		boolean index = mode.equals("index");
@@ -113,6 +115,7 @@ final class Options {
 		case "--seed" -> seed = number(a, v, Long.MIN_VALUE, Long.MAX_VALUE);
 		case "--vectors" -> vectors = number(a, v, 1, Integer.MAX_VALUE - 128);
 		case "--dims" -> dims = (int) number(a, v, 1, 1024);
+		case "--segments" -> segments = (int) number(a, v, 1, 1000);
 		case "--threads" -> threads = (int) number(a, v, 1, 1024);
 		case "--queries" -> queries = number(a, v, 1, Integer.MAX_VALUE - 8);
 		case "--k" -> k = (int) number(a, v, 1, 10000);
@@ -129,6 +132,8 @@ final class Options {
 		if (mode.equals("index")) {
 			if (vectors < 0 || dims < 0)
 				throw new UsageException("index: --vectors and --dims are required");
+			if (segments > vectors)
+				throw new UsageException("index: --segments " + segments + " is more than --vectors " + vectors);
 			return;
 		}
 		if (threads < 0)

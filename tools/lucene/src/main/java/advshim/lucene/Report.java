@@ -42,11 +42,11 @@ final class Report {
 				   + ",\"segments\":%d,\"threads\":%d,\"k\":%d,\"seed\":%d,\"read_advice\":\"%s\""
 				   + ",\"lucene\":\"%s\",\"open_ms\":%d,\"startup_ms\":%d,\"pid\":%d,\"mono_ms\":%d}%n",
 				   jsonString(o.dir.toString()), docs, segments, o.threads, o.k, o.seed,
-				   o.advice.name().toLowerCase(), Main.luceneVersion(), openMs, startupMs, pid, mono);
+				   o.advice.name().toLowerCase(Locale.ROOT), Main.luceneVersion(), openMs, startupMs, pid, mono);
 		} else {
 			out.printf(Locale.ROOT, "# advshim-lucene search dir=%s docs=%d segments=%d threads=%d k=%d seed=%d"
 				   + " read_advice=%s lucene=%s open_ms=%d startup_ms=%d pid=%d mono_ms=%d%n",
-				   o.dir, docs, segments, o.threads, o.k, o.seed, o.advice.name().toLowerCase(),
+				   o.dir, docs, segments, o.threads, o.k, o.seed, o.advice.name().toLowerCase(Locale.ROOT),
 				   Main.luceneVersion(), openMs, startupMs, pid, mono);
 			out.println("elapsed_ms\tmono_ms\tqueries\tqps\treads_s\tp50_us\tp90_us\tp99_us\tmajflt\tmajflt_s");
 		}

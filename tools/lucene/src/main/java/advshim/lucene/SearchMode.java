@@ -31,7 +31,7 @@ final class SearchMode {
 
 		try (MMapDirectory dir = new MMapDirectory(o.dir)) {
 			if (o.advice == Options.Advice.CONTEXT)
-				dir.setReadAdvice(MMapDirectory.ADVISE_BY_CONTEXT);
+				ContextAdvice.apply(dir);
 			try (DirectoryReader reader = DirectoryReader.open(dir)) {
 				int dims = dimensions(reader);
 				IndexSearcher searcher = new IndexSearcher(reader);
