@@ -6,9 +6,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** The process's major page faults, from /proc/self/stat (field 12). */
+/**
+ * The process's major page faults (/proc/self/stat, field 12) and the bytes
+ * it caused to be read from storage (/proc/self/io read_bytes, which counts
+ * mmap read-around too, where a fault that waits for another thread's
+ * readahead is only a minor fault).
+ */
 final class ProcStat {
 	private static final Path STAT = Path.of("/proc/self/stat");
+	private static final Path IO = Path.of("/proc/self/io");
 
 	private ProcStat() {
 	}
@@ -38,5 +44,23 @@ final class ProcStat {
 		if (f.length < 10)
 			throw new IllegalArgumentException("short stat line");
 		return Long.parseLong(f[9]);
+	}
+
+	/** Bytes read from storage so far, or -1 when /proc cannot be read. */
+	static long readBytes() {
+		try {
+			return parseReadBytes(new String(Files.readAllBytes(IO), StandardCharsets.US_ASCII));
+		} catch (IOException | RuntimeException e) {
+			return -1;
+		}
+	}
+
+	/** The read_bytes line of a /proc/PID/io buffer; IllegalArgumentException if absent. */
+	static long parseReadBytes(String io) {
+		for (String line : io.split("\n")) {
+			if (line.startsWith("read_bytes:"))
+				return Long.parseLong(line.substring(11).trim());
+		}
+		throw new IllegalArgumentException("no read_bytes line");
 	}
 }

@@ -11,7 +11,8 @@ import java.io.PrintStream;
  *
  *   elapsed_ms mono_ms queries qps reads_s p50_us p90_us p99_us majflt majflt_s
  *
- * and "# summary ..." at the end, followed by "# result-hash: HEX".  With
+ * and "# summary ..." at the end (with read_bytes, the bytes read from
+ * storage during the run), followed by "# result-hash: HEX".  With
  * --json the same fields as objects with "event" start, interval, summary.
  * reads_s is queries/s here (a KNN query is one read of the index for
  * advshim-ab, which ranks arms by this column).  mono_ms is
@@ -24,6 +25,13 @@ final class Report {
 		       long[] histogram, long majflt) {
 	}
 
+	/** Bytes read from storage during the run (summary only; -1 unknown). */
+	private long readBytes = -1;
+
+	void readBytes(long bytes) {
+		readBytes = bytes;
+	}
+
 	private final PrintStream out;
 	private final boolean json;
 
@@ -32,22 +40,34 @@ final class Report {
 		this.json = json;
 	}
 
+	private long openMs, openMajflt = -1, openReadBytes = -1;
+
+	/** What opening the index cost: time, major faults, bytes read (-1 unknown). */
+	void open(long ms, long majflt, long readBytes) {
+		openMs = ms;
+		openMajflt = majflt;
+		openReadBytes = readBytes;
+	}
+
 	/** The parameter line (and the TSV header). */
-	void start(Options o, int docs, int segments, long openMs, long startupMs) {
+	void start(Options o, int docs, int segments, long startupMs) {
 		long pid = ProcessHandle.current().pid();
 		long mono = System.nanoTime() / 1000000;
 
 		if (json) {
 			out.printf(Locale.ROOT, "{\"event\":\"start\",\"mode\":\"search\",\"dir\":\"%s\",\"docs\":%d"
 				   + ",\"segments\":%d,\"threads\":%d,\"k\":%d,\"seed\":%d,\"read_advice\":\"%s\""
-				   + ",\"lucene\":\"%s\",\"open_ms\":%d,\"startup_ms\":%d,\"pid\":%d,\"mono_ms\":%d}%n",
+				   + ",\"lucene\":\"%s\",\"open_ms\":%d,\"open_majflt\":%d,\"open_read_bytes\":%d"
+				   + ",\"startup_ms\":%d,\"pid\":%d,\"mono_ms\":%d}%n",
 				   jsonString(o.dir.toString()), docs, segments, o.threads, o.k, o.seed,
-				   o.advice.name().toLowerCase(Locale.ROOT), Main.luceneVersion(), openMs, startupMs, pid, mono);
+				   o.advice.name().toLowerCase(Locale.ROOT), Main.luceneVersion(), openMs, openMajflt,
+				   openReadBytes, startupMs, pid, mono);
 		} else {
 			out.printf(Locale.ROOT, "# advshim-lucene search dir=%s docs=%d segments=%d threads=%d k=%d seed=%d"
-				   + " read_advice=%s lucene=%s open_ms=%d startup_ms=%d pid=%d mono_ms=%d%n",
-				   o.dir, docs, segments, o.threads, o.k, o.seed, o.advice.name().toLowerCase(Locale.ROOT),
-				   Main.luceneVersion(), openMs, startupMs, pid, mono);
+				   + " read_advice=%s lucene=%s open_ms=%d open_majflt=%d open_read_bytes=%d startup_ms=%d"
+				   + " pid=%d mono_ms=%d%n", o.dir, docs, segments, o.threads, o.k, o.seed,
+				   o.advice.name().toLowerCase(Locale.ROOT), Main.luceneVersion(), openMs, openMajflt,
+				   openReadBytes, startupMs, pid, mono);
 			out.println("elapsed_ms\tmono_ms\tqueries\tqps\treads_s\tp50_us\tp90_us\tp99_us\tmajflt\tmajflt_s");
 		}
 		out.flush();
@@ -72,11 +92,12 @@ final class Report {
 		double qps = f.queries() / dt;
 
 		if (json) {
-			out.printf(Locale.ROOT, "{\"event\":\"summary\",%s,\"result_hash\":\"%s\"}%n", fields(f, qps), hash);
+			out.printf(Locale.ROOT, "{\"event\":\"summary\",%s,\"read_bytes\":%d,\"result_hash\":\"%s\"}%n",
+				   fields(f, qps), readBytes, hash);
 		} else {
 			out.printf(Locale.ROOT, "# summary elapsed_ms=%d queries=%d qps=%.1f reads_s=%.1f p50_us=%.2f p90_us=%.2f"
-				   + " p99_us=%.2f majflt=%d%n", f.elapsedMs(), f.queries(), qps, qps,
-				   q(f, 0.5), q(f, 0.9), q(f, 0.99), f.majflt());
+				   + " p99_us=%.2f majflt=%d read_bytes=%d%n", f.elapsedMs(), f.queries(), qps, qps,
+				   q(f, 0.5), q(f, 0.9), q(f, 0.99), f.majflt(), readBytes);
 			out.printf(Locale.ROOT, "# result-hash: %s%n", hash);
 		}
 		out.flush();

@@ -28,6 +28,7 @@ final class SearchMode {
 	/** Runs the search; 0, or 1 when a query failed (the error on stderr). */
 	static int run(Options o, PrintStream out) throws IOException, InterruptedException {
 		long openStart = System.nanoTime();
+		long openFlt = ProcStat.majorFaults(), openRead = ProcStat.readBytes();
 
 		try (MMapDirectory dir = new MMapDirectory(o.dir)) {
 			if (o.advice == Options.Advice.CONTEXT)
@@ -38,7 +39,9 @@ final class SearchMode {
 				long openMs = (System.nanoTime() - openStart) / 1000000;
 				Report report = new Report(out, o.json);
 
-				report.start(o, reader.maxDoc(), reader.leaves().size(), openMs, startupMs());
+				report.open(openMs, delta(ProcStat.majorFaults(), openFlt),
+					    delta(ProcStat.readBytes(), openRead));
+				report.start(o, reader.maxDoc(), reader.leaves().size(), startupMs());
 				int rc = measure(o, new Workers(searcher, o, dims), report);
 
 				if (o.hold)
@@ -87,6 +90,7 @@ final class SearchMode {
 		long step = o.intervalMs * 1000000L;
 		long[] hist0 = w.histogram().snapshot(), prevHist = hist0;
 		long flt0 = ProcStat.majorFaults(), prevFlt = flt0, prevDone = 0, prevT = t0;
+		long read0 = ProcStat.readBytes();
 
 		Runtime.getRuntime().addShutdownHook(hook);
 		w.start();
@@ -111,7 +115,9 @@ final class SearchMode {
 		}
 		w.stop();
 		w.join(10000);
-		long now = System.nanoTime();
+		long now = System.nanoTime(), read = ProcStat.readBytes();
+
+		report.readBytes(delta(read, read0));
 		int rc = finish(w, report, new Report.Figures((now - t0) / 1000000, now / 1000000, w.done(),
 			(now - t0) / 1e9, LatencyHistogram.minus(w.histogram().snapshot(), hist0),
 			faults(ProcStat.majorFaults(), flt0)));
@@ -140,6 +146,11 @@ final class SearchMode {
 
 	private static long faults(long now, long before) {
 		return now >= 0 && before >= 0 ? now - before : 0;
+	}
+
+	/** @now - @before, or -1 when either is unknown (-1). */
+	private static long delta(long now, long before) {
+		return now >= 0 && before >= 0 ? now - before : -1;
 	}
 
 	private static int finish(Workers w, Report report, Report.Figures all) {
