@@ -39,13 +39,19 @@ mvn_run() {
 }
 
 : >"$log"
-if ! mvn_run -o package; then
+rm -f "$out/target/advshim-lucene.jar"
+# Offline first; online only when offline failed for want of an artifact
+# (a compile error is reported as it is).
+if ! mvn_run -o package && grep -q 'offline mode' "$log"; then
 	echo "advshim-lucene: resolving lucene-core $version and the build plugins (Maven Central)"
-	if ! mvn_run package; then
-		grep -v 'WARNING' "$log" | tail -n 25 >&2
-		echo "advshim-lucene: Maven build failed (lucene-core $version); whole log: $log" >&2
-		exit 1
-	fi
+	mv "$log" "$log.offline"
+	mvn_run package
+fi
+if [ ! -f "$out/target/advshim-lucene.jar" ] || grep -q 'BUILD FAILURE\|\[ERROR\]' "$log"; then
+	grep '\[ERROR\]' "$log" | grep -v 'Help 1\|^\[ERROR\] *$\|Re-run Maven\|full stack\|following articles' |
+		tail -n 15 >&2
+	echo "advshim-lucene: Maven build failed (lucene-core $version); whole log: $log" >&2
+	exit 1
 fi
 rm -rf "$out/lib"
 mkdir -p "$out/lib"

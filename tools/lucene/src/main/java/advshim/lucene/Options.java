@@ -36,13 +36,14 @@ final class Options {
 	int intervalMs = 1000;
 	boolean json;
 	boolean hold;
+	long hashQueries = -1;
 
 	static final String USAGE =
 		"usage: advshim-lucene index DIR --vectors N --dims D [--seed S] [--compound] [--segments N]\n"
 		+ "              [--read-advice default|random|normal|sequential|context]\n"
 		+ "       advshim-lucene search DIR --threads T (--duration S | --queries Q) [--k 10]\n"
 		+ "              [--seed S] [--read-advice default|random|normal|sequential|context]\n"
-		+ "              [--interval-ms MS] [--json] [--hold]\n"
+		+ "              [--interval-ms MS] [--json] [--hold] [--hash-queries N]\n"
 		+ "       advshim-lucene version";
 
 	/** Parses @argv (mode first); throws UsageException on any error. */
@@ -104,7 +105,7 @@ final class Options {
 
 	private static final Set<String> INDEX_ONLY = Set.of("--vectors", "--dims", "--segments");
 	private static final Set<String> SEARCH_ONLY = Set.of("--threads", "--queries", "--k",
-		"--interval-ms", "--duration");
+		"--interval-ms", "--duration", "--hash-queries");
 
 	private void option(String a, String v) throws UsageException {
 		boolean index = mode.equals("index");
@@ -122,6 +123,7 @@ final class Options {
 		case "--interval-ms" -> intervalMs = (int) number(a, v, 10, 3600000);
 		case "--duration" -> durationS = seconds(a, v);
 		case "--read-advice" -> advice = advice(v);
+		case "--hash-queries" -> hashQueries = number(a, v, 1, Integer.MAX_VALUE - 8);
 		default -> throw new UsageException("unknown option " + a);
 		}
 	}

@@ -86,19 +86,23 @@ final class Report {
 		out.flush();
 	}
 
-	/** The summary over the whole run, with the result hash. */
-	void summary(Figures f, String hash) {
+	/**
+	 * The summary over the whole run, with the result hash over the first
+	 * @hashed queries (said on the hash line when fewer than were run).
+	 */
+	void summary(Figures f, String hash, long hashed) {
 		double dt = f.seconds() > 0 ? f.seconds() : 1e-9;
 		double qps = f.queries() / dt;
 
 		if (json) {
-			out.printf(Locale.ROOT, "{\"event\":\"summary\",%s,\"read_bytes\":%d,\"result_hash\":\"%s\"}%n",
-				   fields(f, qps), readBytes, hash);
+			out.printf(Locale.ROOT, "{\"event\":\"summary\",%s,\"read_bytes\":%d,\"result_hash\":\"%s\",\"hashed_queries\":%d}%n",
+				   fields(f, qps), readBytes, hash, hashed);
 		} else {
 			out.printf(Locale.ROOT, "# summary elapsed_ms=%d queries=%d qps=%.1f reads_s=%.1f p50_us=%.2f p90_us=%.2f"
 				   + " p99_us=%.2f majflt=%d read_bytes=%d%n", f.elapsedMs(), f.queries(), qps, qps,
 				   q(f, 0.5), q(f, 0.9), q(f, 0.99), f.majflt(), readBytes);
-			out.printf(Locale.ROOT, "# result-hash: %s%n", hash);
+			out.printf(Locale.ROOT, "# result-hash: %s%s%n", hash,
+				   hashed < f.queries() ? " (first " + hashed + " queries)" : "");
 		}
 		out.flush();
 	}

@@ -63,9 +63,10 @@ final class ResultHash {
 	}
 
 	/**
-	 * The run's hash over queries 0..total-1 from the threads' @logs;
-	 * throws IllegalStateException when a number is missing or repeated
-	 * (a bug, never a scheduling effect).
+	 * The run's hash over queries 0..total-1 from the threads' @logs
+	 * (numbers from total on are left out: --hash-queries); throws
+	 * IllegalStateException when a number below total is missing or
+	 * repeated (a bug, never a scheduling effect).
 	 */
 	static long combine(List<Log> logs, long total) {
 		if (total > Integer.MAX_VALUE - 8)
@@ -77,7 +78,9 @@ final class ResultHash {
 			for (int i = 0; i < log.n; i++) {
 				long q = log.numbers[i];
 
-				if (q < 0 || q >= total || seen[(int) q])
+				if (q >= total)
+					continue;
+				if (q < 0 || seen[(int) q])
 					throw new IllegalStateException("query " + q + " logged twice or out of range");
 				seen[(int) q] = true;
 				byNumber[(int) q] = log.hashes[i];

@@ -120,7 +120,7 @@ final class SearchMode {
 		report.readBytes(delta(read, read0));
 		int rc = finish(w, report, new Report.Figures((now - t0) / 1000000, now / 1000000, w.done(),
 			(now - t0) / 1e9, LatencyHistogram.minus(w.histogram().snapshot(), hist0),
-			faults(ProcStat.majorFaults(), flt0)));
+			faults(ProcStat.majorFaults(), flt0)), o.hashQueries);
 
 		finished.countDown();
 		try {
@@ -153,15 +153,15 @@ final class SearchMode {
 		return now >= 0 && before >= 0 ? now - before : -1;
 	}
 
-	private static int finish(Workers w, Report report, Report.Figures all) {
+	private static int finish(Workers w, Report report, Report.Figures all, long hashQueries) {
 		Throwable err = w.failure();
 
 		if (w.running()) {
 			System.err.println("advshim-lucene: query threads did not stop within 10 s; no result hash");
-			report.summary(all, "unavailable");
+			report.summary(all, "unavailable", 0);
 			return 1;
 		}
-		report.summary(all, w.resultHash());
+		report.summary(all, w.resultHash(hashQueries), w.hashed(hashQueries));
 		if (err != null) {
 			System.err.println("advshim-lucene: query failed: " + err);
 			return 1;

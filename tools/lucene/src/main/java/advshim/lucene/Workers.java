@@ -136,8 +136,13 @@ final class Workers {
 		return failure.get();
 	}
 
-	/** The result hash; only once every thread has ended. */
-	String resultHash() {
-		return ResultHash.hex(ResultHash.combine(logs, done.get()));
+	/** How many queries the hash covers: @limit (when >= 0) or fewer. */
+	long hashed(long limit) {
+		return limit < 0 ? done.get() : Math.min(limit, done.get());
+	}
+
+	/** The result hash over the first hashed(@limit) queries; once every thread has ended. */
+	String resultHash(long limit) {
+		return ResultHash.hex(ResultHash.combine(logs, hashed(limit)));
 	}
 }
