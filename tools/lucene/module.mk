@@ -37,3 +37,12 @@ check-lucene: $(SHIM_LIB) $(BUILD)/advshim $(LUCENE_JAR)
 BENCH_TARGETS	+= bench-lucene
 bench-lucene: $(SHIM_LIB) $(BUILD)/advshim $(LUCENE_JAR)
 	@sh bench/lucene_bench.sh $(BUILD)
+
+# The lab part: a jlink'd runtime and the Lucene workload in the MGLRU lab
+# guest (tools/lucene/lab/; uses tools/lab/lab.sh job unchanged).
+.PHONY: lucene-runtime lab-lucene
+lucene-runtime: $(LUCENE_JAR)
+	@sh tools/lucene/lab/runtime.sh $(BUILD)
+
+lab-lucene: $(LUCENE_JAR) $(SHIM_LIB) $(BUILD)/advshim-watch $(BUILD)/advshim-load $(BUILD)/advshim
+	@sh tools/lucene/lab/lab-lucene.sh $(BUILD)

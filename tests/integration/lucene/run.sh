@@ -151,7 +151,7 @@ search() {
 }
 
 hash_of() { sed -n 's/^# result-hash: //p' "$tmp/$1.out"; }
-short() { [ -n "$1" ] && echo "$1" | sed 's/_0_Lucene99HnswVectorsFormat_0//g; s/_0\././g' || echo none; }
+short() { [ -n "$1" ] && echo "$1" | sed 's/_0_[A-Za-z0-9]*_0\././g; s/_0\././g' || echo none; }
 
 # check_rr NAME: no index file of run NAME has rr.
 check_rr() {
@@ -169,12 +169,12 @@ check_hash() {
 
 rr_of() { awk -v f="${2:-rr}" '$1 == f { printf "%s%s", s, $2; s = " " }' "$tmp/$1.rr"; }
 table="$tmp/table"
-printf '%-11s %-24s %-24s %s\n' read-advice "rr without the shim" "sr without the shim" \
+printf '%-11s %-40s %-40s %s\n' read-advice "rr without the shim" "sr without the shim" \
 	"rr with the shim" >"$table"
 for adv in default random normal sequential context; do
 	search "plain-$adv" "$tmp/idx" "$adv" none || continue
 	search "shim-$adv" "$tmp/idx" "$adv" default || continue
-	printf '%-11s %-24s %-24s %s\n' "$adv" "$(short "$(rr_of "plain-$adv")")" \
+	printf '%-11s %-40s %-40s %s\n' "$adv" "$(short "$(rr_of "plain-$adv")")" \
 		"$(short "$(rr_of "plain-$adv" sr)")" "$(short "$(rr_of "shim-$adv")")" >>"$table"
 	check_hash "plain-$adv"
 	check_hash "shim-$adv"

@@ -2,8 +2,9 @@
 # runtime.sh BUILD - the Java runtime the lab guest runs advshim-lucene on:
 # a jlink image of the JDK that built it, holding only the modules
 # advshim-lucene and lucene-core need (jdeps says: java.base, java.logging,
-# jdk.incubator.vector), with a CDS archive so that the guest's JVM starts
-# without parsing classes under emulation.  Writes
+# jdk.incubator.vector; jdk.management, which lucene-core uses when it is
+# there), with a CDS archive so that the guest's JVM starts without
+# parsing the JDK's classes under emulation.  Writes
 #   BUILD/lucene/runtime/        the image (bin/java, lib/...)
 #   BUILD/lucene/syslib/         the host's shared libraries the image needs
 #                                that a busybox guest may lack (libdl...)
@@ -33,9 +34,14 @@ mods=$("$jdk/bin/jdeps" --multi-release "$feature" --print-module-deps --ignore-
 [ -n "$mods" ] || { echo "lucene-runtime: jdeps found no modules" >&2; exit 1; }
 rm -rf "$out" "$out.tmp" "$build/lucene/syslib"
 "$jdk/bin/jlink" --add-modules "$mods" --strip-debug --no-header-files --no-man-pages \
-	--generate-cds-archive --output "$out.tmp" 2>&1 | grep -v 'incubator modules\|CDS archive' || true
-# Only needed for heaps above 32 GiB (no compressed oops): not in the lab.
-rm -f "$out.tmp/lib/server/classes_nocoops.jsa"
+	--output "$out.tmp" 2>&1 | grep -v 'incubator modules' || true
+# The base CDS archive, dumped with the module options the launcher
+# passes: one dumped without them (jlink --generate-cds-archive) makes a
+# dynamic AppCDS archive on top of it log "Mismatched values for property
+# jdk.module.addmods" and turn off the archived module graph.
+"$out.tmp/bin/java" --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector \
+	-Xshare:dump >"$build/lucene/runtime-cds.log" 2>&1 ||
+	{ tail -n 5 "$build/lucene/runtime-cds.log" >&2; echo "lucene-runtime: CDS dump failed" >&2; exit 1; }
 mkdir -p "$build/lucene/syslib"
 find "$out.tmp" -type f \( -name '*.so' -o -path '*/bin/*' \) | while read -r f; do
 	ldd "$f" 2>/dev/null | awk '/=> \// { print $3 }'
