@@ -13,13 +13,15 @@
 #  3. JVM start-up, plain and under the shim (alternating);
 #  4. the arms (ARMS, one per line: NAME VAR=VALUE...), each in a memcg
 #     sized to hold the JVM's anonymous memory plus the whole index.
-# Settings: DURATION, COLD_AT, COLD_MB, HASH_QUERIES, SLACK_MB, MEMCG_MB
-# (instead of the measured size), ARMS.  Writes /out/lucene.env,
+# Settings: DURATION, COLD_AT, HASH_QUERIES, SLACK_MB, LUCENE_COLD_MB
+# (default: the index's size), LUCENE_MEMCG_MB (instead of the measured
+# size), ARMS.  (common.sh gives MEMCG_MB and COLD_MB defaults of its own
+# scenario, hence the other names.)  Writes /out/lucene.env,
 # /out/startup.tsv and /out/arms/*.
 . /lab/common.sh
 
 J=/lab/job
-: "${DURATION:=90}" "${COLD_AT:=35}" "${HASH_QUERIES:=200}" "${SLACK_MB:=8}"
+: "${DURATION:=90}" "${COLD_AT:=35}" "${HASH_QUERIES:=200}" "${SLACK_MB:=12}"
 # Under TCG: C1 only (C2's compilations cost minutes of emulated CPU), the
 # serial collector, a fixed pre-touched heap, and an AppCDS archive the
 # training run creates (class loading and verification are most of an
@@ -34,7 +36,7 @@ mkdir -p /data/idx
 cp "$J"/idx/* /data/idx/ || die "cannot copy the index to /data"
 rm -rf "$J/idx"
 idx_mib=$(du -sm /data/idx | cut -f1)
-: "${COLD_MB:=$(( idx_mib > 32 ? idx_mib : 32 ))}"
+COLD_MB=${LUCENE_COLD_MB:-$(( idx_mib > 32 ? idx_mib : 32 ))}
 make_file /data/cold.bin "$COLD_MB"
 sync
 say "index $idx_mib MiB on ext4/brd; cold file $COLD_MB MiB; runtime $(du -sm "$J/runtime" | cut -f1) MiB ($(cat "$J/runtime/modules.txt"))"
@@ -59,7 +61,7 @@ t1=$(uptime_ms)
 hash=$(sed -n 's/^# result-hash: //p' /out/train.tsv)
 [ -n "$hash" ] && [ -n "$anon_kib" ] ||
 	die "training run failed: $(grep -v WARN /out/train.err | tail -n 5)"
-: "${MEMCG_MB:=$(( anon_kib / 1024 + idx_mib + SLACK_MB ))}"
+MEMCG_MB=${LUCENE_MEMCG_MB:-$(( anon_kib / 1024 + idx_mib + SLACK_MB ))}
 export MEMCG_MB
 say "training run: $((t1 - t0)) ms, JVM anonymous memory $((anon_kib / 1024)) MiB, hash $hash; memcg $MEMCG_MB MiB"
 

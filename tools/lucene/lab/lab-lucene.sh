@@ -22,7 +22,8 @@
 #
 # Environment: LUCENE_LAB_VECTORS (100000), LUCENE_LAB_DIMS (64),
 # LUCENE_LAB_DURATION (90), LUCENE_LAB_COLD_AT (35), LUCENE_LAB_ARMS (the
-# four), LUCENE_LAB_MEMCG_MB (measured otherwise), LAB_TIMEOUT (1500), and
+# four), LUCENE_LAB_MEMCG_MB (measured otherwise), LUCENE_LAB_COLD_MB (the
+# index's size), LAB_TIMEOUT (1500), and
 # lab.sh's LAB_* (LAB_KERNEL...).  Results: BUILD/lucene/lab-runs/.
 set -eu
 build=$(cd "${1:-build}" && pwd)
@@ -62,7 +63,8 @@ clru LRU_GEN=n"}
 {
 	echo '#!/bin/sh'
 	echo "export DURATION=${LUCENE_LAB_DURATION:-90} COLD_AT=${LUCENE_LAB_COLD_AT:-35}"
-	[ -n "${LUCENE_LAB_MEMCG_MB:-}" ] && echo "export MEMCG_MB=$LUCENE_LAB_MEMCG_MB"
+	[ -n "${LUCENE_LAB_MEMCG_MB:-}" ] && echo "export LUCENE_MEMCG_MB=$LUCENE_LAB_MEMCG_MB"
+	[ -n "${LUCENE_LAB_COLD_MB:-}" ] && echo "export LUCENE_COLD_MB=$LUCENE_LAB_COLD_MB"
 	printf "export ARMS='%s'\n" "$arms"
 	echo 'exec /lab/job/guest-job.sh'
 } >"$run/job.sh"

@@ -42,6 +42,10 @@ public final class Main {
 			case "search" -> SearchMode.run(o, out);
 			default -> version(out);
 			};
+		} catch (org.apache.lucene.index.IndexNotFoundException e) {
+			System.err.println("advshim-lucene: " + o.dir + ": no Lucene index there"
+					   + " (build one with advshim-lucene index)");
+			return 1;
 		} catch (IOException | RuntimeException e) {
 			System.err.println("advshim-lucene: " + o.dir + ": " + e);
 			return 1;
