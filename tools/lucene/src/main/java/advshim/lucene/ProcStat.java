@@ -63,4 +63,9 @@ final class ProcStat {
 		}
 		throw new IllegalArgumentException("no read_bytes line");
 	}
+
+	/** CPU time (user + system, all threads) used so far in ms, or -1. */
+	static long cpuMs() {
+		return ProcessHandle.current().info().totalCpuDuration().map(d -> d.toMillis()).orElse(-1L);
+	}
 }

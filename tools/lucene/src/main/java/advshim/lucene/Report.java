@@ -12,7 +12,8 @@ import java.io.PrintStream;
  *   elapsed_ms mono_ms queries qps reads_s p50_us p90_us p99_us majflt majflt_s
  *
  * and "# summary ..." at the end (with read_bytes, the bytes read from
- * storage during the run), followed by "# result-hash: HEX".  With
+ * storage during the run, and cpu_ms, the CPU time the whole JVM used in
+ * it), followed by "# result-hash: HEX".  With
  * --json the same fields as objects with "event" start, interval, summary.
  * reads_s is queries/s here (a KNN query is one read of the index for
  * advshim-ab, which ranks arms by this column).  mono_ms is
@@ -30,6 +31,13 @@ final class Report {
 
 	void readBytes(long bytes) {
 		readBytes = bytes;
+	}
+
+	/** CPU time the JVM used during the run, ms (summary only; -1 unknown). */
+	private long cpuMs = -1;
+
+	void cpuMs(long ms) {
+		cpuMs = ms;
 	}
 
 	private final PrintStream out;
@@ -95,12 +103,12 @@ final class Report {
 		double qps = f.queries() / dt;
 
 		if (json) {
-			out.printf(Locale.ROOT, "{\"event\":\"summary\",%s,\"read_bytes\":%d,\"result_hash\":\"%s\",\"hashed_queries\":%d}%n",
-				   fields(f, qps), readBytes, hash, hashed);
+			out.printf(Locale.ROOT, "{\"event\":\"summary\",%s,\"read_bytes\":%d,\"cpu_ms\":%d,\"result_hash\":\"%s\""
+				   + ",\"hashed_queries\":%d}%n", fields(f, qps), readBytes, cpuMs, hash, hashed);
 		} else {
 			out.printf(Locale.ROOT, "# summary elapsed_ms=%d queries=%d qps=%.1f reads_s=%.1f p50_us=%.2f p90_us=%.2f"
-				   + " p99_us=%.2f majflt=%d read_bytes=%d%n", f.elapsedMs(), f.queries(), qps, qps,
-				   q(f, 0.5), q(f, 0.9), q(f, 0.99), f.majflt(), readBytes);
+				   + " p99_us=%.2f majflt=%d read_bytes=%d cpu_ms=%d%n", f.elapsedMs(), f.queries(), qps,
+				   qps, q(f, 0.5), q(f, 0.9), q(f, 0.99), f.majflt(), readBytes, cpuMs);
 			out.printf(Locale.ROOT, "# result-hash: %s%s%n", hash,
 				   hashed < f.queries() ? " (first " + hashed + " queries)" : "");
 		}

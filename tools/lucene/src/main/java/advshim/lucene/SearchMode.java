@@ -90,7 +90,7 @@ final class SearchMode {
 		long step = o.intervalMs * 1000000L;
 		long[] hist0 = w.histogram().snapshot(), prevHist = hist0;
 		long flt0 = ProcStat.majorFaults(), prevFlt = flt0, prevDone = 0, prevT = t0;
-		long read0 = ProcStat.readBytes();
+		long read0 = ProcStat.readBytes(), cpu0 = ProcStat.cpuMs();
 
 		Runtime.getRuntime().addShutdownHook(hook);
 		w.start();
@@ -118,6 +118,7 @@ final class SearchMode {
 		long now = System.nanoTime(), read = ProcStat.readBytes();
 
 		report.readBytes(delta(read, read0));
+		report.cpuMs(delta(ProcStat.cpuMs(), cpu0));
 		int rc = finish(w, report, new Report.Figures((now - t0) / 1000000, now / 1000000, w.done(),
 			(now - t0) / 1e9, LatencyHistogram.minus(w.histogram().snapshot(), hist0),
 			faults(ProcStat.majorFaults(), flt0)), o.hashQueries);
