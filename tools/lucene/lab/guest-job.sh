@@ -21,7 +21,7 @@
 . /lab/common.sh
 
 J=/lab/job
-: "${DURATION:=90}" "${COLD_AT:=35}" "${HASH_QUERIES:=200}" "${SLACK_MB:=12}"
+: "${DURATION:=80}" "${COLD_AT:=30}" "${HASH_QUERIES:=200}" "${SLACK_MB:=12}"
 # Under TCG: C1 only (C2's compilations cost minutes of emulated CPU), the
 # serial collector, a fixed pre-touched heap, and an AppCDS archive the
 # training run creates (class loading and verification are most of an
@@ -67,7 +67,7 @@ say "training run: $((t1 - t0)) ms, JVM anonymous memory $((anon_kib / 1024)) Mi
 
 # 3. JVM start-up (index open, one query, exit), plain and shim, alternating.
 printf 'run\tmode\tms\n' >/out/startup.tsv
-for r in 1 2 3; do
+for r in 1 2; do
 	for m in plain shim; do
 		pre=ADVSHIM_LAB=off
 		[ "$m" = shim ] && pre=LD_PRELOAD=/opt/advshim/bin/libadvshim.so
