@@ -31,11 +31,11 @@ $(LUCENE_JAR): $(LUCENE_SRCS) $(LUCENE_BUILD_FILES) $(LUCENE_STAMP)
 
 .PHONY: check-lucene bench-lucene
 CHECK_TARGETS	+= check-lucene
-check-lucene: $(SHIM_LIB) $(BUILD)/advshim $(LUCENE_JAR)
+check-lucene: $(SHIM_LIB) $(CLI_BIN) $(LUCENE_JAR)
 	@sh tests/integration/lucene/run.sh $(BUILD) "$(SANITIZER)"
 
 BENCH_TARGETS	+= bench-lucene
-bench-lucene: $(SHIM_LIB) $(BUILD)/advshim $(LUCENE_JAR)
+bench-lucene: $(SHIM_LIB) $(CLI_BIN) $(LUCENE_JAR)
 	@sh bench/lucene_bench.sh $(BUILD)
 
 # The lab part: a jlink'd runtime and the Lucene workload in the MGLRU lab
@@ -44,5 +44,5 @@ bench-lucene: $(SHIM_LIB) $(BUILD)/advshim $(LUCENE_JAR)
 lucene-runtime: $(LUCENE_JAR)
 	@sh tools/lucene/lab/runtime.sh $(BUILD)
 
-lab-lucene: $(LUCENE_JAR) $(SHIM_LIB) $(BUILD)/advshim-watch $(BUILD)/advshim-load $(BUILD)/advshim
+lab-lucene: $(LUCENE_JAR) $(SHIM_LIB) $(WATCH_BIN) $(LOAD_BIN) $(CLI_BIN)
 	@sh tools/lucene/lab/lab-lucene.sh $(BUILD)
