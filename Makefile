@@ -128,6 +128,13 @@ $(OBJ)/%.o: %.c
 
 -include $(shell find $(OBJ) -name '*.d' 2>/dev/null)
 
+# The objects that print ADVSHIM_VERSION are rebuilt when it changes (a new
+# commit, a dirty tree): the stamp is rewritten only when its text differs.
+VERSION_STAMP	:= $(OBJ)/version.stamp
+$(shell mkdir -p $(OBJ) && { [ "$$(cat $(VERSION_STAMP) 2>/dev/null)" = '$(VERSION)' ] || \
+	echo '$(VERSION)' >$(VERSION_STAMP); })
+$(OBJ)/shim/stats.o $(OBJ)/tools/cli/main.o $(OBJ)/tools/watch/watch_opts.o: $(VERSION_STAMP)
+
 # Installs the Debian packages the build and the tests need; quiet and
 # idempotent when everything is there already.
 deps:
