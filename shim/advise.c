@@ -288,7 +288,7 @@ int advise_known(void *addr, size_t len, int advice, enum adv_kind kind)
 	shim_busy++;
 	if (!view_code(pos, end, kind, &to, &quiet)) {
 		to = ADV_UNKNOWN;
-	} else if (likely(to != ADV_ADAPT && to != ADV_UNKNOWN)) {
+	} else if (likely(to > ADV_UNKNOWN)) {	/* not ADV_ADAPT either */
 		if (to == ADV_KEEP)
 			to = advice;
 		if (to != advice && !quiet)

@@ -475,8 +475,8 @@ int decide(const struct adv_call *c, struct shim_file *f,
 	   long long len) SHIM_HIDDEN;
 
 /* --- advise.c */
+/* Below ADV_KEEP and ADV_SKIP, so that one compare tells them apart. */
 #define ADV_UNKNOWN (-3)		/* advise_known: take advise_range */
-
 #define ADV_ADAPT (-4)			/* advise_known: take adapt_known */
 
 /*
