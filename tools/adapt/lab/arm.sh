@@ -21,21 +21,37 @@
 #   COLD_VIA=mmap|read         the cold reader's way in (default mmap)
 #   COLD_ARGS=a,b              more advshim-load stream options (commas)
 #   LRU_GEN=y|n
+#   SHIM=off|default|FILE      preload libadvshim.so into the readers
+#                              (FILE: a policy in /lab/job, e.g.
+#                              adaptive.conf); the cold reader never
+#   WATCH=off|on               advshim-watch on the arm's memcg
 # Writes /out/arms/NAME/: samples.tsv, load.tsv, cold.tsv, probe.err,
 # memory.stat (at the end), arm.env.
 . /lab/common.sh
 
 name=${1:?usage: arm.sh NAME}
 : "${ADVICE:=random}" "${SWITCH:=}" "${COLD_VIA:=mmap}" "${COLD_ARGS:=}"
-: "${COLD_LOOPS:=2}" "${LRU_GEN:=y}"
+: "${COLD_LOOPS:=2}" "${LRU_GEN:=y}" "${SHIM:=off}" "${WATCH:=off}"
 cg=/lab-$name
 dir=/out/arms/$name
 probe=/lab/job/adapt-probe
 mkdir -p "$dir"
 [ -x "$probe" ] || die "adapt-probe missing from the job"
+[ "$SHIM" = off ] || need_bin libadvshim.so
+case $SHIM in off|default) ;; *) [ -f "/lab/job/$SHIM" ] || die "policy $SHIM not in the job" ;; esac
 
+# preload_env SHIMSETTING: the env(1) arguments that load the shim.
+preload_env() {
+	case $1 in
+	off) echo "ADVSHIM_LAB=off" ;;
+	default) echo "LD_PRELOAD=/opt/advshim/bin/libadvshim.so" ;;
+	*) echo "LD_PRELOAD=/opt/advshim/bin/libadvshim.so ADVSHIM_CONFIG=/lab/job/$1" ;;
+	esac
+}
+
+watcher=
 cleanup() {
-	for p in $sampler $cold $reader; do
+	for p in $sampler $watcher $cold $reader; do
 		kill "$p" 2>/dev/null
 	done
 	remove_memcg "$cg"
@@ -56,12 +72,22 @@ set_lru_gen "$LRU_GEN"
 echo 3 >/proc/sys/vm/drop_caches
 make_memcg "$cg" "$MEMCG_MB"
 
+if [ "$WATCH" != off ]; then
+	need_bin advshim-watch
+	advshim-watch --cgroup "$cg" --interval-ms 1000 --log-format json \
+		>"$dir/watch.log" 2>&1 &
+	watcher=$!
+	sleep 0.5
+	kill -0 "$watcher" 2>/dev/null ||
+		die "advshim-watch exited at once: $(tail -n 3 "$dir/watch.log")"
+fi
+
 sw=
 for s in $(echo "$SWITCH" | tr ',' ' '); do
 	sw="$sw --switch-advice-at $s"
 done
-# shellcheck disable=SC2086
-in_cgroup "$cg" advshim-load random -a "$ADVICE" $sw -t "$THREADS" -z "$THETA" \
+# shellcheck disable=SC2046,SC2086
+in_cgroup "$cg" env $(preload_env "$SHIM") advshim-load random -a "$ADVICE" $sw -t "$THREADS" -z "$THETA" \
 	-d "$DURATION" $vec >"$dir/load.tsv" 2>"$dir/load.err" &
 reader=$!
 cold=
@@ -114,13 +140,14 @@ rc=$?
 cp "$CG_ROOT$cg/memory.stat" "$dir/memory.stat" 2>/dev/null
 [ -n "$cold" ] && wait "$cold"
 wait "$sampler"
+[ -n "$watcher" ] && { kill -TERM "$watcher" 2>/dev/null; wait "$watcher"; }
 
 l0=$(sed -n 's/.* mono_ms=\([0-9]*\).*/\1/p' "$dir/load.tsv" | head -n 1)
 cstart=$(awk -F'\t' '$1 == "start" && $2 == 1 { print $3 }' "$dir/cold.tsv" 2>/dev/null)
 cend=$(awk -F'\t' '$1 == "end" { e = $3 } END { print e }' "$dir/cold.tsv" 2>/dev/null)
 {
 	echo "name=$name"
-	echo "advice=$ADVICE switch=$SWITCH lru_gen=$LRU_GEN"
+	echo "advice=$ADVICE switch=$SWITCH lru_gen=$LRU_GEN shim=$SHIM watch=$WATCH"
 	echo "cold_via=$COLD_VIA cold_args=$COLD_ARGS cold_loops=$COLD_LOOPS"
 	echo "vec_mb=$VEC_MB cold_mb=$COLD_MB memcg_mb=$MEMCG_MB threads=$THREADS theta=$THETA"
 	echo "duration=$DURATION cold_at=${COLD_AT:-0}"

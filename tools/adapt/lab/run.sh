@@ -38,14 +38,14 @@ make -C "$top" --no-print-directory "BUILD=$BUILD" "$BUILD/advshim-load" "$BUILD
 run=$BUILD/lab/runs/adapt-$name-$(date +%Y%m%d-%H%M%S)
 stage=$run/stage
 mkdir -p "$stage"
-cp "$here/arm.sh" "$BUILD/adapt-probe" "$stage/"
+cp "$here/arm.sh" "$here/adaptive.conf" "$BUILD/adapt-probe" "$stage/"
 awk -v re="${ARMS_MATCH:-.}" '/^[ \t]*(#|$)/ || $1 ~ re' "$arms" >"$stage/arms"
 for kv in "$@"; do echo "export $kv"; done >"$stage/env"
 cp "$stage/arms" "$run/arms"
 cp "$stage/env" "$run/env"
 rc=0
 LAB_TIMEOUT=${LAB_TIMEOUT:-5400} "$top/tools/lab/lab.sh" job "$run" "$here/job.sh" \
-	"$stage/arm.sh" "$stage/adapt-probe" "$stage/arms" "$stage/env" || rc=$?
+	"$stage/arm.sh" "$stage/adaptive.conf" "$stage/adapt-probe" "$stage/arms" "$stage/env" || rc=$?
 rm -rf "$stage"
 echo "run: $run (guest exit $rc)"
 report "$run"
