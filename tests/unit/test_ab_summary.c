@@ -41,6 +41,7 @@ Test(ab_summary, recovers_after_the_cold_read)
 	near(r.event_end, 33);
 	summarize(&r, &s);
 	near(s.pre_median, 1000);	/* warm-up (100) left out */
+	near(s.warmup_s, 6);		/* 1000 from the sample ending at 6 */
 	near(s.worst_after, 50);
 	near(s.recovery_s, 6);		/* sample ending at 40 starts at 39 */
 	near(s.settle_s, 8);		/* <= 100/s from the sample ending at 42 */
@@ -92,6 +93,7 @@ Test(ab_summary, without_an_event)
 	cr_expect(isnan(r.event_start));
 	summarize(&r, &s);
 	near(s.pre_median, 1000);	/* whole run */
+	near(s.warmup_s, 6);		/* no event needed */
 	cr_expect(isnan(s.worst_after) && isnan(s.recovery_s) && isnan(s.settle_s));
 	cr_expect_eq(s.gens_added, -1);
 	arm_free(&r);
@@ -158,7 +160,7 @@ Test(ab_summary, summary_tsv)
 	f = open_memstream(&buf, &len);
 	cr_assert_eq(tsv_write_summary(f, r, 2), 0);
 	fclose(f);
-	cr_expect(strstr(buf, "\nrecover\trecover label\t1000.0\t50.0\t5.0\t6.0\t8.0\t55950\t0.215\t2.00\t2.50\tyes\t1\tdry-run\t4\t0\t2\t0\n") != NULL,
+	cr_expect(strstr(buf, "\nrecover\trecover label\t1000.0\t50.0\t5.0\t6.0\t8.0\t55950\t0.215\t2.00\t2.50\tyes\t1\tdry-run\t4\t0\t2\t0\t6.0\n") != NULL,
 		  "%s", buf);
 	cr_expect(strstr(buf, "\nnever\tnever label\t1000.0\t50.0\t5.0\t-\t-\t") != NULL, "%s", buf);
 	free(buf);

@@ -68,11 +68,11 @@ void print_summary(FILE *f, const struct arm_result *r, size_t n)
 			lw = strlen(r[i].label);
 	if (lw > 40)
 		lw = 40;
-	fprintf(f, "\nsummary (reads/s; recovery to >= %g%% of the pre-event median and settle to <= %g major faults/s for %u intervals, in s after the cold read ends)\n",
+	fprintf(f, "\nsummary (reads/s; recovery to >= %g%% of the pre-event median and settle to <= %g major faults/s for %u intervals, in s after the cold read ends; warmup: s from the arm's start, cold cache, to that level)\n",
 		n ? r[0].params.recover_pct : 80, n ? r[0].params.settle_majflt : 100,
 		n ? r[0].params.settle_intervals : 3);
-	fprintf(f, "%-*s %11s %10s %5s %8s %7s %11s %9s %9s %9s %3s %5s %-7s %6s %5s %9s\n",
-		(int)lw, "arm", "pre", "worst", "%", "recover", "settle",
+	fprintf(f, "%-*s %11s %10s %5s %8s %7s %7s %11s %9s %9s %9s %3s %5s %-7s %6s %5s %9s\n",
+		(int)lw, "arm", "pre", "worst", "%", "recover", "settle", "warmup",
 		"majflt_aft", "GiB_aft", "p99_pre", "p99_aft", "rr", "+gens",
 		"watcher", "thrash", "age", "would_age");
 	for (size_t i = 0; i < n; i++) {
@@ -87,6 +87,7 @@ void print_summary(FILE *f, const struct arm_result *r, size_t n)
 		cell(f, 5, 100 * s.worst_after / s.pre_median, 0);
 		secs(f, 8, s.recovery_s, ev && !isnan(r[i].event_end));
 		secs(f, 7, s.settle_s, ev && !isnan(r[i].event_end));
+		secs(f, 7, s.warmup_s, true);
 		cell(f, 11, s.majflt_after, 0);
 		cell(f, 9, s.gib_after, 3);
 		cell(f, 9, s.p99_before, 1);

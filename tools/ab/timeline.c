@@ -154,6 +154,27 @@ static double settle(const struct arm_result *r)
 	return NAN;
 }
 
+/*
+ * Warm-up: from the arm's start (its files evicted first) to the end of
+ * the first of settle_intervals samples in a row at >= @floor_ reads/s.
+ */
+static double warmup(const struct arm_result *r, double floor_)
+{
+	unsigned int need = r->params.settle_intervals, run = 0;
+
+	if (isnan(floor_) || !need)
+		return NAN;
+	for (size_t i = 0; i < r->n; i++) {
+		if (!isnan(r->s[i].reads_s) && r->s[i].reads_s >= floor_)
+			run++;
+		else
+			run = 0;
+		if (run == need)
+			return r->s[i + 1 - need].t;
+	}
+	return NAN;
+}
+
 static void after_event(const struct arm_result *r, struct summary *o)
 {
 	long seq0 = -1, seq1 = -1;
@@ -194,6 +215,7 @@ void summarize(const struct arm_result *r, struct summary *o)
 			o->rr_seen = o->rr_seen == 1 || r->s[i].rr == 1;
 	o->pre_median = median_window(r, offsetof(struct sample, reads_s), lo, hi);
 	o->p99_before = median_window(r, offsetof(struct sample, p99_us), lo, hi);
+	o->warmup_s = warmup(r, o->pre_median * r->params.recover_pct / 100);
 	if (isnan(r->event_start)) {
 		o->worst_after = o->recovery_s = o->settle_s = NAN;
 		o->majflt_after = o->gib_after = o->p99_after = NAN;

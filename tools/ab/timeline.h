@@ -57,6 +57,8 @@ struct summary {
 	double pre_median;	/* reads/s, baseline window before the event */
 	double worst_after;	/* min reads/s from the event start on */
 	double recovery_s;	/* from event end; NaN: never */
+	double warmup_s;	/* from the arm's start (a cold cache) to
+				   recover_pct% of pre_median; NaN: never */
 	double settle_s;	/* majflt/s settled, from event end; NaN: never */
 	double majflt_after;	/* major faults from the event start on */
 	double gib_after;	/* GiB read from storage from the event start on */

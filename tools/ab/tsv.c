@@ -248,7 +248,8 @@ int tsv_write_summary(FILE *f, const struct arm_result *r, size_t n)
 {
 	fputs("arm\tlabel\tpre_reads_s\tworst_reads_s\tworst_pct\trecovery_s\tsettle_s"
 	      "\tmajflt_after\tgib_read_after\tp99_before_us\tp99_after_us\trr"
-	      "\tgens_added\twatch\tthrash\tage\twould_age\tage_failed\n", f);
+	      "\tgens_added\twatch\tthrash\tage\twould_age\tage_failed"
+	      "\twarmup_s\n", f);
 	for (size_t i = 0; i < n; i++) {
 		struct summary s;
 
@@ -266,9 +267,11 @@ int tsv_write_summary(FILE *f, const struct arm_result *r, size_t n)
 		put_num(f, s.p99_after, 2);
 		fprintf(f, "\t%s", s.rr_seen < 0 ? "-" : s.rr_seen ? "yes" : "no");
 		put_long(f, s.gens_added);
-		fprintf(f, "\t%s\t%lu\t%lu\t%lu\t%lu\n", !r[i].watch.enabled ? "off" :
+		fprintf(f, "\t%s\t%lu\t%lu\t%lu\t%lu", !r[i].watch.enabled ? "off" :
 			r[i].watch.dry_run ? "dry-run" : "on", r[i].watch.thrash,
 			r[i].watch.age, r[i].watch.would_age, r[i].watch.age_failed);
+		put_num(f, s.warmup_s, 1);
+		fputc('\n', f);
 	}
 	return ferror(f) ? -1 : 0;
 }
