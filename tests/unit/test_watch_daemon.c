@@ -279,14 +279,12 @@ Test(daemon, thrash_is_aged_with_the_exact_command_and_verified)
 			 "\"node\":0,\"max_seq\":8"), "%s", r.logbuf);
 	cr_assert(strstr(r.logbuf, "\"cmd\":\"+ 5 0 7\""));
 	/*
-	 * still thrashing: the second step (the 6.12 lab), but only
-	 * min_age_spacing_ms (2 intervals) after the first
+	 * the detector asked for a burst of 4 (the stuck pages are in
+	 * max_seq); a daemon writing one command per interval is asked for
+	 * the rest of the burst at the next interval
 	 */
-	cr_assert_eq(r.f.nr_writes, 1, "%d writes: %s", r.f.nr_writes,
-		     r.logbuf);
-	cr_assert(strstr(r.logbuf, "\"msg\":\"spacing\""), "%s", r.logbuf);
-	rig_ticks(&r, 1);
-	cr_assert_geq(r.f.nr_writes, 2);
+	cr_assert_geq(r.f.nr_writes, 2, "%d writes: %s", r.f.nr_writes,
+		      r.logbuf);
 	cr_assert_str_eq(r.f.writes[1], "+ 5 0 8");
 	rig_fini(&r);
 }
