@@ -441,7 +441,10 @@ Test(detector, rate_cap_holds_whole_bursts)
 	cr_assert_eq(REPLAY("rate cap", &p, rows), 4);
 }
 
-/* max_steps per episode, then the cooldown, then a new episode. */
+/*
+ * max_steps per episode, then the cooldown, then a new episode; caps set
+ * below a burst's size shorten it.
+ */
 Test(detector, max_steps_then_cooldown)
 {
 	struct det_params p = pdef;
@@ -455,10 +458,23 @@ Test(detector, max_steps_then_cooldown)
 		{ 7, 3000, 5000, { 0, 22386, 0, 10000 }, A, 4, 0 },
 	};
 
-	p.max_steps = 6;
+	p.max_steps = 4;
 	p.cooldown_ms = 2000;
 	p.min_spacing_ms = 0;
 	cr_assert_eq(REPLAY("max steps", &p, rows), 4);
+	p.max_steps = 1;
+	{
+		static const struct row one[] = {
+			{ 3, 1000, U, STALL, H, 0, 0 },
+			{ 3, 2000, 5000, STALL, T, 0, 0 },
+			{ 3, 3000, 5000, STALL, T, 0, 0 },
+			{ 3, 4000, 5000, STALL, A, 1, 1 },
+			{ 4, 1000, 5000, { 22145, 0, 10241, 0 }, D, 0, 0 },
+			{ 4, 2000, 5000, { 0, 22145, 10241, 0 }, C, 0, 0 },
+		};
+
+		cr_assert_eq(REPLAY("max_steps 1", &p, one), 1);
+	}
 }
 
 /*

@@ -178,18 +178,23 @@ static void verdict(struct det_out *out, enum det_verdict v, const char *why)
 }
 
 /*
- * Ask for @k steps, unless a cap says no.  The whole burst must fit: a
- * partial one leaves the working set ahead of the stuck pages.
+ * Ask for @k steps, unless a cap says no.  The whole burst must fit in
+ * the minute's budget (a partial one leaves the working set ahead of the
+ * stuck pages); caps set below a burst's size shorten it instead.
  */
 static void ask(struct det_state *st, const struct det_params *p,
 		const struct det_sample *s, const struct layout *l,
 		unsigned int k, struct det_out *out, const char *why)
 {
-	if (st->in_episode && st->steps + k > p->max_steps) {
+	if (st->steps >= p->max_steps) {
 		end_episode(st, p, s->now_ms, out);
 		verdict(out, DET_COOLDOWN, "episode reached max_steps");
 		return;
 	}
+	if (k > p->max_steps - st->steps)
+		k = p->max_steps - st->steps;
+	if (k > p->max_agings_per_min)
+		k = p->max_agings_per_min;
 	if (agings_last_min(st, s->now_ms) + k > p->max_agings_per_min) {
 		verdict(out, DET_RATE_LIMITED, "max_agings_per_min reached");
 		return;
