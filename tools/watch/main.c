@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "common/readfile.h"
+#include "tools/watch/detector.h"
 #include "tools/watch/kver.h"
 #include "tools/watch/watch.h"
 #include "tools/watch/watch_conf.h"
@@ -47,7 +48,8 @@ struct opts {
 	enum wlog_format format;
 	struct watch_conf cli;		/* values of the given flags */
 	bool has_interval, has_persist, has_cooldown, has_dry, has_minref,
-	     has_maxact, has_maxage, has_steps, has_spacing, has_growth;
+	     has_maxact, has_maxage, has_steps, has_spacing, has_growth,
+	     has_stuck, has_burst, has_drain;
 	char **cgroups;
 	size_t nr_cgroups;
 };
@@ -68,9 +70,15 @@ static void usage(FILE *f)
 "  --min-refaults-per-s X   file refaults/s that count as thrash (500)\n"
 "  --max-activations-pct X  activations per 100 refaults above which the\n"
 "                           memcg is healthy, where meaningful (5)\n"
-"  --max-agings-per-min N   per memcg x node (6)\n"
-"  --max-steps N            agings per episode (4)\n"
-"  --min-age-spacing-ms N   between two agings of one memcg x node (2000)\n"
+"  --max-agings-per-min N   aging steps per memcg x node (8)\n"
+"  --max-steps N            aging steps per episode (8)\n"
+"  --min-age-spacing-ms N   between two bursts of one memcg x node (2000)\n"
+"  --min-stuck-pct X        a generation younger than the oldest must hold\n"
+"                           this %% of the file pages, else aging cannot\n"
+"                           help (10)\n"
+"  --max-burst N            aging steps written back to back, 1-4 (4)\n"
+"  --drain-timeout-ms N     wait this long for the oldest generation to\n"
+"                           drain after a burst; 0: no limit (60000)\n"
 "  --max-youngest-growth-pct X  youngest generation growth per interval\n"
 "                           (%% of file pages) above which a reader is still\n"
 "                           promoting pages: do not age yet (0.25)\n"
@@ -112,7 +120,7 @@ static int parse_double(const char *s, double hi, double *out)
 enum {
 	O_CGROUP = 256, O_CONFIG, O_DRY, O_ONCE, O_INTERVAL, O_PERSIST,
 	O_COOLDOWN, O_MINREF, O_MAXACT, O_MAXAGE, O_MAXSTEPS, O_SPACING,
-	O_GROWTH, O_LOGFMT,
+	O_GROWTH, O_STUCK, O_BURST, O_DRAIN, O_LOGFMT,
 	O_METRICS, O_DEBUGFS, O_SYSFS, O_CGROOT, O_KERNEL, O_VERSION,
 };
 
@@ -125,6 +133,9 @@ static const struct option long_opts[] = {
 	{ "persist", required_argument, NULL, O_PERSIST },
 	{ "min-age-spacing-ms", required_argument, NULL, O_SPACING },
 	{ "max-youngest-growth-pct", required_argument, NULL, O_GROWTH },
+	{ "min-stuck-pct", required_argument, NULL, O_STUCK },
+	{ "max-burst", required_argument, NULL, O_BURST },
+	{ "drain-timeout-ms", required_argument, NULL, O_DRAIN },
 	{ "cooldown-ms", required_argument, NULL, O_COOLDOWN },
 	{ "min-refaults-per-s", required_argument, NULL, O_MINREF },
 	{ "max-activations-pct", required_argument, NULL, O_MAXACT },
@@ -224,6 +235,18 @@ static int take_opt(struct opts *o, int c, char *arg)
 		return parse_double(arg, 100,
 				    &o->cli.max_youngest_growth_pct) ?
 		       bad_value(name, arg) : 0;
+	case O_STUCK:
+		o->has_stuck = true;
+		return parse_double(arg, 100, &o->cli.min_stuck_pct) ?
+		       bad_value(name, arg) : 0;
+	case O_BURST:
+		o->has_burst = true;
+		return parse_uint(arg, 1, DET_MAX_GENS, &o->cli.max_burst) ?
+		       bad_value(name, arg) : 0;
+	case O_DRAIN:
+		o->has_drain = true;
+		return parse_uint(arg, 0, 3600000, &o->cli.drain_timeout_ms) ?
+		       bad_value(name, arg) : 0;
 	case O_LOGFMT:
 		if (!strcmp(arg, "text"))
 			o->format = WLOG_TEXT;
@@ -289,6 +312,12 @@ static int effective_conf(const struct opts *o, struct watch_conf *c,
 		c->min_age_spacing_ms = o->cli.min_age_spacing_ms;
 	if (o->has_growth)
 		c->max_youngest_growth_pct = o->cli.max_youngest_growth_pct;
+	if (o->has_stuck)
+		c->min_stuck_pct = o->cli.min_stuck_pct;
+	if (o->has_burst)
+		c->max_burst = o->cli.max_burst;
+	if (o->has_drain)
+		c->drain_timeout_ms = o->cli.drain_timeout_ms;
 	if (o->nr_cgroups && watch_conf_set_cgroups(c, o->cgroups,
 						    o->nr_cgroups)) {
 		watch_conf_free(c);

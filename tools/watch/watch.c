@@ -22,7 +22,7 @@
 #include "tools/watch/lrugen.h"
 #include "tools/watch/memstat.h"
 
-#define CMD_MAX 96
+#define CMD_MAX 320	/* a burst: up to DET_MAX_GENS commands */
 
 /* Per memcg (memory.stat is per memcg, not per node). */
 struct memcg_state {
@@ -156,6 +156,9 @@ static void params_from_conf(struct watch *w)
 	w->params.cooldown_ms = w->conf.cooldown_ms;
 	w->params.min_spacing_ms = w->conf.min_age_spacing_ms;
 	w->params.max_youngest_growth_pct = w->conf.max_youngest_growth_pct;
+	w->params.min_stuck_pct = w->conf.min_stuck_pct;
+	w->params.max_burst = w->conf.max_burst;
+	w->params.drain_timeout_ms = w->conf.drain_timeout_ms;
 }
 
 static int copy_conf(struct watch *w, const struct watch_conf *conf)
@@ -526,7 +529,7 @@ static void aged(struct watch *w, struct lruvec_state *lv, const char *cmd,
 	snprintf(msg, sizeof(msg), "max_seq %lu -> %lu", before, after);
 	ev.msg = msg;
 	emit(w, &ev);
-	lv->agings++;
+	lv->agings += after - before;
 	det_aged(&lv->det, w->now_ms, after);
 }
 
@@ -605,7 +608,35 @@ static void handle_write_error(struct watch *w, struct lruvec_state *lv,
 		   "the kernel rejected the command");
 }
 
-static void act(struct watch *w, struct lruvec_state *lv)
+/*
+ * The commands of a burst of @steps, one per max_seq from the current
+ * one, joined by ';' (lru_gen_seq_write runs them in order and stops at
+ * the first error).  Returns the length, or -1 (errno from
+ * age_cmd_format).
+ */
+static int burst_format(struct watch *w, const struct lruvec_state *lv,
+			unsigned int steps, char *buf, size_t size)
+{
+	unsigned int i;
+	int len = 0, n;
+
+	for (i = 0; i < steps; i++) {
+		if (i) {
+			if ((size_t)len + 1 >= size)
+				return -1;
+			buf[len++] = ';';
+		}
+		n = age_cmd_format(buf + len, size - (size_t)len, &w->rules,
+				   lv->id, lv->nid, lv->max_seq + i,
+				   lv->explicit_force);
+		if (n < 0)
+			return -1;
+		len += n;
+	}
+	return len;
+}
+
+static void act(struct watch *w, struct lruvec_state *lv, unsigned int steps)
 {
 	char cmd[CMD_MAX], line[CMD_MAX + 1];
 	unsigned long fresh_seq = 0;
@@ -620,8 +651,7 @@ static void act(struct watch *w, struct lruvec_state *lv)
 			   "can only age the root memcg (IDs are cgroup2 IDs)");
 		return;
 	}
-	len = age_cmd_format(cmd, sizeof(cmd), &w->rules, lv->id, lv->nid,
-			     lv->max_seq, lv->explicit_force);
+	len = burst_format(w, lv, steps ? steps : 1, cmd, sizeof(cmd));
 	if (len < 0) {
 		lv_event(w, &ev, "error", lv);
 		ev.msg = "memcg ID too wide for this kernel; not writing";
@@ -715,6 +745,20 @@ static unsigned long file_pages(const struct lrugen_node *n)
 	return sum;
 }
 
+/* The node's generation rows (seq, file pages), oldest first. */
+static void gen_rows(const struct lrugen_node *n, struct det_sample *s)
+{
+	int i, first = n->nr_gens > DET_MAX_GENS ? n->nr_gens - DET_MAX_GENS :
+		       0;
+
+	s->nr_gens = 0;
+	for (i = first; i < n->nr_gens; i++) {
+		s->gens[s->nr_gens].seq = n->gens[i].seq;
+		s->gens[s->nr_gens].file = n->gens[i].file;
+		s->nr_gens++;
+	}
+}
+
 /* Step 1: samples from the main snapshot. */
 static void collect(struct watch *w)
 {
@@ -766,6 +810,7 @@ static void collect(struct watch *w)
 			lv->sample.activations_per_s = -1;
 			lv->sample.youngest_file = n->gens[n->nr_gens - 1].file;
 			lv->sample.file_pages = file_pages(n);
+			gen_rows(n, &lv->sample);
 			if (n->has_rep) {
 				lv->sample.has_rep = true;
 				lv->sample.file_min_seq = n->file_min_seq;
@@ -916,7 +961,7 @@ static void decide(struct watch *w, struct lruvec_state *lv)
 	}
 	lv->was_thrashing = out.thrashing;
 	if (out.verdict == DET_AGE)
-		act(w, lv);
+		act(w, lv, out.steps);
 }
 
 static void sweep(struct watch *w)
@@ -1020,7 +1065,7 @@ int watch_write_metrics(struct watch *w, FILE *f)
 	fprintf(f, "# HELP advshim_watch_writes_locked_down 1 when lockdown "
 		"forbids writes\n# TYPE advshim_watch_writes_locked_down gauge\n"
 		"advshim_watch_writes_locked_down %d\n", w->no_write);
-	fprintf(f, "# HELP advshim_watch_agings_total verified agings\n"
+	fprintf(f, "# HELP advshim_watch_agings_total verified aging steps (max_seq moves)\n"
 		"# TYPE advshim_watch_agings_total counter\n");
 	HASH_ITER(hh, w->lruvecs, lv, tmp) {
 		metric_lv(f, "advshim_watch_agings_total", lv);

@@ -21,10 +21,13 @@ void watch_conf_defaults(struct watch_conf *out)
 	out->cooldown_ms = 10000;
 	out->min_refaults_per_s = 500.0;
 	out->max_activations_pct = 5.0;
-	out->max_agings_per_min = 6;
-	out->max_steps = 4;
+	out->max_agings_per_min = 8;
+	out->max_steps = 8;
 	out->min_age_spacing_ms = 2000;
 	out->max_youngest_growth_pct = 0.25;
+	out->min_stuck_pct = 10.0;
+	out->max_burst = DET_MAX_GENS;
+	out->drain_timeout_ms = 60000;
 }
 
 static int conf_err(struct policy_error *err, const char *name, int line,
@@ -141,6 +144,13 @@ static int get_key(config_setting_t *s, const char *name,
 	if (!strcmp(key, "max_youngest_growth_pct"))
 		return get_double(s, name, err, 100.0,
 				  &out->max_youngest_growth_pct);
+	if (!strcmp(key, "min_stuck_pct"))
+		return get_double(s, name, err, 100.0, &out->min_stuck_pct);
+	if (!strcmp(key, "max_burst"))
+		return get_uint(s, name, err, 1, DET_MAX_GENS, &out->max_burst);
+	if (!strcmp(key, "drain_timeout_ms"))
+		return get_uint(s, name, err, 0, 3600000,
+				&out->drain_timeout_ms);
 	if (!strcmp(key, "min_refaults_per_s"))
 		return get_double(s, name, err, 1e12, &out->min_refaults_per_s);
 	if (!strcmp(key, "max_activations_pct"))
@@ -232,6 +242,9 @@ void watch_conf_print(const struct watch_conf *c, FILE *f)
 	fprintf(f, "  min_age_spacing_ms = %u;\n", c->min_age_spacing_ms);
 	fprintf(f, "  max_youngest_growth_pct = %g;\n",
 		c->max_youngest_growth_pct);
+	fprintf(f, "  min_stuck_pct = %g;\n", c->min_stuck_pct);
+	fprintf(f, "  max_burst = %u;\n", c->max_burst);
+	fprintf(f, "  drain_timeout_ms = %u;\n", c->drain_timeout_ms);
 	fprintf(f, "};\n");
 }
 

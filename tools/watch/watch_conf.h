@@ -16,6 +16,10 @@
  *     max_youngest_growth_pct = 0.25;  # youngest gen growth per interval
  *                                  # (% of file pages) that means a reader
  *                                  # is still promoting: do not age yet
+ *     min_stuck_pct = 10.0;        # a younger gen must hold this % of the
+ *                                  # file pages, else aging cannot help
+ *     max_burst = 4;               # aging steps written back to back
+ *     drain_timeout_ms = 60000;    # wait for min_seq after a burst
  *   };
  *
  * The policy parser accepts the group without looking inside; this reader
@@ -43,6 +47,9 @@ struct watch_conf {
 	unsigned int max_steps;
 	unsigned int min_age_spacing_ms;
 	double max_youngest_growth_pct;
+	double min_stuck_pct;
+	unsigned int max_burst;
+	unsigned int drain_timeout_ms;
 	bool from_file;		/* a watch group was present */
 };
 
@@ -54,7 +61,7 @@ void watch_conf_defaults(struct watch_conf *out);
  * fill @out from its `watch` group, or with defaults when there is none.
  * Returns 0, or -1 with @err set (file:line) on a syntax error, an unknown
  * key, a wrong type, or an impossible value (interval_ms 0, persist 0,
- * max_steps 0, max_agings_per_min 0, negative thresholds, a cgroup path not
+ * max_steps 0, max_agings_per_min 0, max_burst 0 or > 4, negative thresholds, a cgroup path not
  * starting with '/').  On failure @out holds nothing to free.
  */
 int watch_conf_parse_buffer(const char *buf, const char *name,
