@@ -159,6 +159,72 @@ Test(detector, cold_read_still_running_never_ages)
 	}
 }
 
+/*
+ * 7.x: a normal mapping's first touch lands in max_seq-2 (PG_referenced
+ * set at fault), the youngest generation stays empty (the lab's 7.3.4:
+ * { W, C, 0, 0 } at the end of the read).  Growth above the oldest
+ * generation is what counts, and the burst is 2 steps.
+ */
+Test(detector, seven_x_read_lands_in_max_seq_minus_2)
+{
+	static const struct row rows[] = {
+		{ 3, 1000, U, { 30720, 0, 0, 0 }, H, 0, 0 },
+		{ 3, 2000, 3000, { 29931, 2496, 1, 0 }, T, 0, 0 },
+		{ 3, 3000, 3000, { 28272, 4160, 2, 0 }, T, 0, 0 },
+		{ 3, 4000, 3000, { 27190, 5184, 2, 0 }, P, 0, 0 },
+		{ 3, 5000, 3000, { 24590, 7808, 2, 0 }, P, 0, 0 },
+		{ 3, 6000, 3000, { 22099, 10240, 2, 0 }, P, 0, 0 },
+		{ 3, 7000, 3000, { 22111, 10240, 2, 0 }, A, 2, 2 },
+		{ 5, 1000, 200, { 32350, 2, 0, 0 }, H, 0, 0 },
+	};
+
+	cr_assert_eq(REPLAY("7.x layout", &pdef, rows), 2);
+}
+
+/*
+ * With lru_gen_full the oldest generation's counters tell new pages from
+ * refaults: evicted - refaulted.  The 7.3.4 lab, per second: 2445 evicted
+ * against 1780 refaulted while the cold file was read, then within a few
+ * percent of each other (3654/3677, 3177/3076).
+ */
+Test(detector, full_counters_tell_new_pages_from_refaults)
+{
+	struct det_state st;
+	struct det_out out;
+	struct det_sample s;
+	/* 6.6-6.13 with 4 generations: refaults land above the oldest too */
+	struct row r = { 7, 0, 3000, { 22145, 3000, 0, 10241 }, H, 0, 0 };
+	static const unsigned long re[][2] = {	/* refaulted, evicted */
+		{ 1000, 1000 }, { 2780, 3445 }, { 5597, 7253 },
+		{ 8194, 10925 }, { 11871, 14579 }, { 14947, 17756 },
+		{ 18120, 20930 },
+	};
+	static const enum det_verdict want[] = { H, T, T, P, A, D, D };
+	unsigned int i;
+
+	det_init(&st);
+	for (i = 0; i < 7; i++) {
+		r.age_ms = 1000 + i * 1000;
+		r.g[1] += 2000;		/* refaults landing in min_seq+1 */
+		r.g[0] -= 2000;
+		fill(&s, &r, i * 1000);
+		s.has_rep = true;
+		s.file_min_seq = 4;
+		s.refaulted = re[i][0];
+		s.evicted = re[i][1];
+		det_step(&st, &pdef, &s, &out);
+		cr_assert_eq(out.verdict, want[i], "row %u: %s (%s)", i,
+			     det_verdict_name(out.verdict), out.why);
+		if (out.verdict == DET_AGE) {
+			cr_assert_eq(out.steps, 4);
+			det_aged(&st, i * 1000, r.max_seq + 4);
+			r.max_seq += 4;
+			r.g[0] = 32000;
+			r.g[1] = r.g[2] = r.g[3] = 0;
+		}
+	}
+}
+
 /* Detection latency: the first settled interval after the read ages. */
 Test(detector, first_burst_within_two_intervals_of_the_read_ending)
 {

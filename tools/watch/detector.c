@@ -10,7 +10,7 @@
 /* Where the file pages sit in one sample's generations. */
 struct layout {
 	unsigned long total;		/* file pages in all generations */
-	unsigned long young;		/* file pages in max_seq */
+	unsigned long above;		/* file pages above file_min */
 	unsigned long file_min;		/* oldest generation for file */
 	bool stuck;			/* a younger generation to fold */
 	unsigned long stuck_seq;	/* the youngest such generation */
@@ -39,9 +39,9 @@ static void layout_of(const struct det_params *p, const struct det_sample *s,
 	memset(l, 0, sizeof(*l));
 	if (!n) {
 		l->total = s->file_pages;
-		l->young = s->youngest_file;
-		l->stuck = l->young < l->total &&
-			   big_share(l->young, l->total, p->min_stuck_pct);
+		l->above = s->youngest_file;
+		l->stuck = l->above < l->total &&
+			   big_share(l->above, l->total, p->min_stuck_pct);
 		l->stuck_seq = s->max_seq;
 		return;
 	}
@@ -53,7 +53,9 @@ static void layout_of(const struct det_params *p, const struct det_sample *s,
 	}
 	if (s->has_rep)
 		l->file_min = s->file_min_seq;
-	l->young = s->gens[n - 1].file;
+	for (i = 0; i < n; i++)
+		if (s->gens[i].seq > l->file_min)
+			l->above += s->gens[i].file;
 	for (i = n; i-- > 0;) {
 		if (s->gens[i].seq <= l->file_min)
 			break;
@@ -144,19 +146,34 @@ static const char *classify(const struct det_state *st,
 }
 
 /*
- * Is a reader still promoting pages into the youngest generation?  Aging
- * now would fold the oldest generation forward while the new pages keep
- * landing in max_seq (and the aging walk promotes what the reader still
- * maps): the burst would be wasted.
+ * Is a reader still bringing new pages in?  Aging now would fold the
+ * oldest generation forward while its pages keep landing above it (and
+ * the aging walk promotes what the reader still maps): the burst would be
+ * wasted.  With lru_gen_full the min_seq row tells: every page evicted
+ * from the oldest generation makes room for a refault or a new page, so
+ * evicted - refaulted is the new pages; they must be more than an eighth
+ * of the evictions (the two counters drift apart by a few percent in a
+ * steady thrash).  Without it: the growth of the generations above the
+ * oldest (where a normal mapping's first touch lands: max_seq on 6.x,
+ * max_seq-2 on 7.x), which on 6.6-6.13 with 4 generations also holds the
+ * refaults and then waits for the kernel's own drain.
  */
-static bool youngest_growing(const struct det_params *p,
-			     const struct layout *prev,
-			     const struct layout *l)
+static bool promoting(const struct det_params *p,
+		      const struct det_sample *prev,
+		      const struct det_sample *s,
+		      const struct layout *lp, const struct layout *l)
 {
-	if (l->young <= prev->young)
-		return false;
-	return (double)(l->young - prev->young) >
-	       (double)l->total * p->max_youngest_growth_pct / 100.0;
+	double limit = (double)l->total * p->max_youngest_growth_pct / 100.0;
+	double evicted, fresh;
+
+	if (s->has_rep && prev->has_rep &&
+	    s->file_min_seq == prev->file_min_seq &&
+	    s->evicted >= prev->evicted && s->refaulted >= prev->refaulted) {
+		evicted = (double)(s->evicted - prev->evicted);
+		fresh = evicted - (double)(s->refaulted - prev->refaulted);
+		return fresh > limit && fresh * 8 > evicted;
+	}
+	return l->above > lp->above && (double)(l->above - lp->above) > limit;
 }
 
 static void end_episode(struct det_state *st, const struct det_params *p,
@@ -225,7 +242,7 @@ static void idle_step(struct det_state *st, const struct det_params *p,
 		verdict(out, DET_COOLDOWN, "cooling down after an episode");
 	else if (st->streak < p->persist)
 		verdict(out, DET_THRASH, "thrashing, not yet persistent");
-	else if (youngest_growing(p, &lp, &l))
+	else if (promoting(p, &st->prev, s, &lp, &l))
 		verdict(out, DET_PROMOTING, "youngest_growing");
 	else if (!l.stuck)
 		verdict(out, DET_NOTHING_STUCK, "no younger generation holds "

@@ -24,9 +24,12 @@
  * detector asks to age when, after `persist` thrashing intervals in a row:
  *  - a generation above the file min_seq holds >= min_stuck_pct of the
  *    lruvec's file pages ("stuck" pages; none: DET_NOTHING_STUCK), and
- *  - the youngest generation did not grow by more than
- *    max_youngest_growth_pct of the file pages this interval (a reader is
- *    still faulting pages in through a normal mapping: DET_PROMOTING).
+ *  - no reader brought in more than max_youngest_growth_pct of the file
+ *    pages as new pages this interval (a reader still faulting pages in
+ *    through a normal mapping: DET_PROMOTING).  New pages are evicted -
+ *    refaulted on the oldest generation's lru_gen_full row, else the
+ *    growth of the generations above the oldest: a first touch lands in
+ *    max_seq on 6.x and in max_seq-2 on 7.x.
  *
  * It then asks for a burst: out.steps aging commands written back to back
  * (one write(2), each "+" for the next max_seq).  The burst folds every
@@ -67,7 +70,7 @@ struct det_params {
 	unsigned int max_steps;		/* aging steps per episode */
 	uint64_t cooldown_ms;
 	uint64_t min_spacing_ms;	/* between two bursts; 0: none */
-	double max_youngest_growth_pct;	/* of file pages, per interval */
+	double max_youngest_growth_pct;	/* new pages, % of file pages */
 	double min_stuck_pct;		/* of file pages, in one younger gen */
 	unsigned int max_burst;		/* steps per burst; 0: DET_MAX_GENS */
 	uint64_t drain_timeout_ms;	/* wait for min_seq; 0: no limit */
@@ -107,7 +110,7 @@ enum det_verdict {
 	DET_AGE,		/* age now: out.steps commands */
 	DET_COOLDOWN,		/* thrashing, but cooling down */
 	DET_RATE_LIMITED,	/* thrashing, the next burst exceeds the cap */
-	DET_PROMOTING,		/* thrashing, youngest generation growing */
+	DET_PROMOTING,		/* thrashing, a reader brings new pages */
 	DET_SPACING,		/* thrashing in an episode, burst too recent */
 	DET_DRAINING,		/* after a burst, oldest generation draining */
 	DET_NOTHING_STUCK,	/* thrashing, but no younger generation to fold */
