@@ -185,7 +185,8 @@ Test(detector, seven_x_read_lands_in_max_seq_minus_2)
  * With lru_gen_full the oldest generation's counters tell new pages from
  * refaults: evicted - refaulted.  The 7.3.4 lab, per second: 2445 evicted
  * against 1780 refaulted while the cold file was read, then within a few
- * percent of each other (3654/3677, 3177/3076).
+ * percent of each other (3654/3677, 3177/3076); the 6.12 lab's slowest
+ * second of the read still brought 423 new pages (3553/3129).
  */
 Test(detector, full_counters_tell_new_pages_from_refaults)
 {
@@ -196,17 +197,17 @@ Test(detector, full_counters_tell_new_pages_from_refaults)
 	struct row r = { 7, 0, 3000, { 22145, 3000, 0, 10241 }, H, 0, 0 };
 	static const unsigned long re[][2] = {	/* refaulted, evicted */
 		{ 1000, 1000 }, { 2780, 3445 }, { 5597, 7253 },
-		{ 8194, 10925 }, { 11871, 14579 }, { 14947, 17756 },
-		{ 18120, 20930 },
+		{ 8194, 10925 }, { 11323, 14478 }, { 14977, 18132 },
+		{ 18054, 21191 }, { 21227, 24301 },
 	};
-	static const enum det_verdict want[] = { H, T, T, P, A, D, D };
+	static const enum det_verdict want[] = { H, T, T, P, P, A, D, D };
 	unsigned int i;
 
 	det_init(&st);
-	for (i = 0; i < 7; i++) {
+	for (i = 0; i < 8; i++) {
 		r.age_ms = 1000 + i * 1000;
-		r.g[1] += 2000;		/* refaults landing in min_seq+1 */
-		r.g[0] -= 2000;
+		r.g[1] += 1500;		/* refaults landing in min_seq+1 */
+		r.g[0] -= 1500;
 		fill(&s, &r, i * 1000);
 		s.has_rep = true;
 		s.file_min_seq = 4;

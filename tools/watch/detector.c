@@ -151,9 +151,11 @@ static const char *classify(const struct det_state *st,
  * the aging walk promotes what the reader still maps): the burst would be
  * wasted.  With lru_gen_full the min_seq row tells: every page evicted
  * from the oldest generation makes room for a refault or a new page, so
- * evicted - refaulted is the new pages; they must be more than an eighth
- * of the evictions (the two counters drift apart by a few percent in a
- * steady thrash).  Without it: the growth of the generations above the
+ * evicted - refaulted is the new pages (in a steady thrash the two
+ * counters drift apart by a few percent of the refaults: an interval
+ * taken for a reader now and then costs one interval; a burst during
+ * the read costs the whole burst).  Without it: the growth of the
+ * generations above the
  * oldest (where a normal mapping's first touch lands: max_seq on 6.x,
  * max_seq-2 on 7.x), which on 6.6-6.13 with 4 generations also holds the
  * refaults and then waits for the kernel's own drain.
@@ -164,14 +166,14 @@ static bool promoting(const struct det_params *p,
 		      const struct layout *lp, const struct layout *l)
 {
 	double limit = (double)l->total * p->max_youngest_growth_pct / 100.0;
-	double evicted, fresh;
+	double fresh;
 
 	if (s->has_rep && prev->has_rep &&
 	    s->file_min_seq == prev->file_min_seq &&
 	    s->evicted >= prev->evicted && s->refaulted >= prev->refaulted) {
-		evicted = (double)(s->evicted - prev->evicted);
-		fresh = evicted - (double)(s->refaulted - prev->refaulted);
-		return fresh > limit && fresh * 8 > evicted;
+		fresh = (double)(s->evicted - prev->evicted) -
+			(double)(s->refaulted - prev->refaulted);
+		return fresh > limit;
 	}
 	return l->above > lp->above && (double)(l->above - lp->above) > limit;
 }
