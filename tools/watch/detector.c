@@ -38,6 +38,7 @@ static void layout_of(const struct det_params *p, const struct det_sample *s,
 
 	memset(l, 0, sizeof(*l));
 	if (!n) {
+		l->file_min = s->has_rep ? s->file_min_seq : 0;
 		l->total = s->file_pages;
 		l->above = s->youngest_file;
 		l->stuck = l->above < l->total &&
@@ -155,10 +156,10 @@ static const char *classify(const struct det_state *st,
  * counters drift apart by a few percent of the refaults: an interval
  * taken for a reader now and then costs one interval; a burst during
  * the read costs the whole burst).  Without it: the growth of the
- * generations above the
- * oldest (where a normal mapping's first touch lands: max_seq on 6.x,
- * max_seq-2 on 7.x), which on 6.6-6.13 with 4 generations also holds the
- * refaults and then waits for the kernel's own drain.
+ * generations above the oldest (where a normal mapping's first touch
+ * lands: max_seq on 6.x, max_seq-2 on 7.x), which on 6.6-6.13 with 4
+ * generations also takes the refaults and then waits for the kernel's
+ * own drain.
  */
 static bool promoting(const struct det_params *p,
 		      const struct det_sample *prev,
