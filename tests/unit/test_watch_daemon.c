@@ -317,7 +317,7 @@ Test(daemon, max_burst_1_steps_once_per_interval)
 
 	rig_init(&r, "6.12", false);
 	watch_conf_defaults(&c);
-	c.max_burst = 1;
+	c.det.max_burst = 1;
 	cr_assert_eq(watch_set_conf(r.w, &c), 0);
 	rig_ticks(&r, 5);
 	cr_assert_eq(r.f.nr_writes, 1, "%s", r.logbuf);
@@ -505,7 +505,7 @@ Test(daemon, accepted_write_without_advance_is_a_failure)
 	/* one step: accepted, but max_seq stays (a walk that lost a race) */
 	rig_init(&r, "6.12", false);
 	watch_conf_defaults(&c);
-	c.max_burst = 1;
+	c.det.max_burst = 1;
 	cr_assert_eq(watch_set_conf(r.w, &c), 0);
 	r.f.noop_writes = 1;
 	rig_ticks(&r, 6);

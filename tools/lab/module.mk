@@ -8,9 +8,8 @@
 # under $(BUILD)/lab/; results go to $(BUILD)/lab/runs/.  LAB_KERNEL=6.1
 # selects Debian 12's 6.1 kernel instead of 6.12.
 LAB_SH		:= tools/lab/lab.sh
-LAB_BINS	:= $(BUILD)/advshim $(BUILD)/libadvshim.so $(BUILD)/advshim-watch \
-		   $(BUILD)/advshim-load $(BUILD)/advshim-ab
-# Deferred: the other tools' fragments are included after this one.
+LAB_BINS	:= $(CLI_BIN) $(SHIM_LIB) $(WATCH_BIN) $(LOAD_BIN) $(AB_BIN)
+# Deferred (=): TARGETS is complete only once every fragment is read.
 lab_built_bins	= $(filter $(LAB_BINS),$(TARGETS))
 
 .PHONY: lab lab-smoke lab-demo lab-fetch lab-shell
