@@ -47,7 +47,7 @@ struct fake {
 	int mutate_read;	/* before this lru_gen read, run mutate */
 	void (*mutate)(struct fake *);
 	int reads;
-	char writes[16][64];
+	char writes[16][128];
 	int nr_writes;
 	char buf[8192], statbuf[256];
 };
@@ -117,21 +117,14 @@ static struct fmemcg *by_id(struct fake *f, unsigned long long id)
 	return NULL;
 }
 
-static int f_write(void *ctx, const char *cmd, size_t len)
+/* One command, as run_aging() on the fake's kernel version. */
+static int f_one(struct fake *f, const char *cmd)
 {
-	struct fake *f = ctx;
 	unsigned long long id;
 	unsigned long seq;
 	struct fmemcg *m;
 	int nid;
 
-	cr_assert_eq(cmd[len - 1], '\n');
-	cr_assert_lt(f->nr_writes, 16);
-	snprintf(f->writes[f->nr_writes++], 64, "%.*s", (int)len - 1, cmd);
-	if (f->lockdown) {
-		errno = EPERM;
-		return -1;
-	}
 	if (sscanf(cmd, "+ %llu %d %lu", &id, &nid, &seq) != 3) {
 		errno = EINVAL;
 		return -1;
@@ -153,6 +146,28 @@ static int f_write(void *ctx, const char *cmd, size_t len)
 		return 0;
 	m->max_seq++;
 	m->age = 0;
+	return 0;
+}
+
+/* One write(2): commands split on ",;" and run until the first error. */
+static int f_write(void *ctx, const char *cmd, size_t len)
+{
+	struct fake *f = ctx;
+	char buf[256], *c, *save;
+
+	cr_assert_eq(cmd[len - 1], '\n');
+	cr_assert_lt(f->nr_writes, 16);
+	cr_assert_lt(len, sizeof(buf));
+	snprintf(f->writes[f->nr_writes++], sizeof(f->writes[0]), "%.*s",
+		 (int)len - 1, cmd);
+	if (f->lockdown) {
+		errno = EPERM;
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%.*s", (int)len - 1, cmd);
+	for (c = strtok_r(buf, ",;", &save); c; c = strtok_r(NULL, ",;", &save))
+		if (f_one(f, c))
+			return -1;
 	return 0;
 }
 
@@ -266,28 +281,47 @@ static const struct watch_counts *counts(struct rig *r)
 	return watch_counts(r->w);
 }
 
+#define BURST7 "+ 5 0 7;+ 5 0 8;+ 5 0 9;+ 5 0 10"
+
+/*
+ * The fake's youngest generation holds a quarter of the file pages: the
+ * detector asks for the burst that folds it into the oldest generation,
+ * four commands in one write.
+ */
 Test(daemon, thrash_is_aged_with_the_exact_command_and_verified)
 {
 	struct rig r;
 
 	rig_init(&r, "6.12", false);
 	rig_ticks(&r, 5);	/* prime, rate, 3 thrash -> age at tick 4 */
-	cr_assert_geq(r.f.nr_writes, 1);
-	cr_assert_str_eq(r.f.writes[0], "+ 5 0 7");
-	cr_assert_geq(counts(&r)->age, 1);
+	cr_assert_eq(r.f.nr_writes, 1, "%s", r.logbuf);
+	cr_assert_str_eq(r.f.writes[0], BURST7);
+	cr_assert_eq(counts(&r)->age, 1);
 	cr_assert(strstr(r.logbuf, "\"event\":\"age\",\"memcg\":\"/a\",\"id\":5,"
-			 "\"node\":0,\"max_seq\":8"), "%s", r.logbuf);
-	cr_assert(strstr(r.logbuf, "\"cmd\":\"+ 5 0 7\""));
-	/*
-	 * still thrashing: the second step (the 6.12 lab), but only
-	 * min_age_spacing_ms (2 intervals) after the first
-	 */
-	cr_assert_eq(r.f.nr_writes, 1, "%d writes: %s", r.f.nr_writes,
-		     r.logbuf);
-	cr_assert(strstr(r.logbuf, "\"msg\":\"spacing\""), "%s", r.logbuf);
-	rig_ticks(&r, 1);
-	cr_assert_geq(r.f.nr_writes, 2);
-	cr_assert_str_eq(r.f.writes[1], "+ 5 0 8");
+			 "\"node\":0,\"max_seq\":11"), "%s", r.logbuf);
+	cr_assert(strstr(r.logbuf, "\"cmd\":\"" BURST7 "\""));
+	cr_assert(strstr(r.logbuf, "max_seq 7 -> 11"), "%s", r.logbuf);
+	/* then it waits for the oldest generation to drain: no more writes */
+	rig_ticks(&r, 3);
+	cr_assert_eq(r.f.nr_writes, 1, "%s", r.logbuf);
+	cr_assert(strstr(r.logbuf, "\"msg\":\"draining\""), "%s", r.logbuf);
+	rig_fini(&r);
+}
+
+/* A daemon limited to one step per write gets the burst interval by
+ * interval. */
+Test(daemon, max_burst_1_steps_once_per_interval)
+{
+	struct rig r;
+	struct watch_conf c;
+
+	rig_init(&r, "6.12", false);
+	watch_conf_defaults(&c);
+	c.det.max_burst = 1;
+	cr_assert_eq(watch_set_conf(r.w, &c), 0);
+	rig_ticks(&r, 5);
+	cr_assert_eq(r.f.nr_writes, 1, "%s", r.logbuf);
+	cr_assert_str_eq(r.f.writes[0], "+ 5 0 7");
 	rig_fini(&r);
 }
 
@@ -337,7 +371,7 @@ Test(daemon, reused_id_is_never_written)
 	/* /b thrashes on its own later: it is aged under its own path */
 	rig_ticks(&r, 3);
 	cr_assert_geq(r.f.nr_writes, 1, "%s", r.logbuf);
-	cr_assert_str_eq(r.f.writes[0], "+ 5 0 3");
+	cr_assert_str_eq(r.f.writes[0], "+ 5 0 3;+ 5 0 4;+ 5 0 5;+ 5 0 6");
 	cr_assert(strstr(r.logbuf, "\"event\":\"age\",\"memcg\":\"/b\""));
 	rig_fini(&r);
 }
@@ -401,9 +435,10 @@ Test(daemon, errno_erange_retries_with_explicit_force_scan)
 	r.f.force_errno = ERANGE;
 	rig_ticks(&r, 6);
 	cr_assert_geq(r.f.nr_writes, 2);
-	cr_assert_str_eq(r.f.writes[0], "+ 5 0 7");
+	cr_assert_str_eq(r.f.writes[0], BURST7);
 	for (i = 1; i < r.f.nr_writes; i++)
-		cr_assert_str_eq(r.f.writes[i], "+ 5 0 7 1 1");
+		cr_assert_str_eq(r.f.writes[i], "+ 5 0 7 1 1;+ 5 0 8 1 1;"
+				 "+ 5 0 9 1 1;+ 5 0 10 1 1");
 	rig_fini(&r);
 }
 
@@ -465,13 +500,27 @@ Test(daemon, garbled_reread_means_no_write)
 Test(daemon, accepted_write_without_advance_is_a_failure)
 {
 	struct rig r;
+	struct watch_conf c;
 
+	/* one step: accepted, but max_seq stays (a walk that lost a race) */
 	rig_init(&r, "6.12", false);
+	watch_conf_defaults(&c);
+	c.det.max_burst = 1;
+	cr_assert_eq(watch_set_conf(r.w, &c), 0);
 	r.f.noop_writes = 1;
 	rig_ticks(&r, 6);
 	cr_assert_geq(r.f.nr_writes, 1);
 	cr_assert_eq(counts(&r)->age, 0);
 	cr_assert(strstr(r.logbuf, "did not advance"), "%s", r.logbuf);
+	rig_fini(&r);
+	/* a burst: the next command's seq is then too new, EINVAL */
+	rig_init(&r, "6.12", false);
+	r.f.noop_writes = 1;
+	rig_ticks(&r, 6);
+	cr_assert_geq(r.f.nr_writes, 1);
+	cr_assert_eq(counts(&r)->age, 0);
+	cr_assert(strstr(r.logbuf, "the kernel rejected the command"), "%s",
+		  r.logbuf);
 	rig_fini(&r);
 }
 
@@ -484,7 +533,7 @@ Test(daemon, dry_run_logs_and_never_writes)
 	cr_assert_eq(r.f.nr_writes, 0);
 	cr_assert_geq(counts(&r)->would_age, 1);
 	cr_assert(strstr(r.logbuf, "\"event\":\"would_age\""));
-	cr_assert(strstr(r.logbuf, "\"cmd\":\"+ 5 0 7\""));
+	cr_assert(strstr(r.logbuf, "\"cmd\":\"" BURST7 "\""));
 	rig_fini(&r);
 }
 

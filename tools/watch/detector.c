@@ -1,17 +1,87 @@
 // SPDX-License-Identifier: MIT
 /*
- * detector.c - the thrash detector state machine (see detector.h).
+ * detector.c - the thrash detector state machine (see detector.h, and
+ * docs/watcher-stepping.md for the kernel behaviour it is built on).
  */
 #include "tools/watch/detector.h"
 
 #include <string.h>
+
+/* Where the file pages sit in one sample's generations. */
+struct layout {
+	unsigned long total;		/* file pages in all generations */
+	unsigned long above;		/* file pages above file_min */
+	unsigned long file_min;		/* oldest generation for file */
+	bool stuck;			/* a younger generation to fold */
+	unsigned long stuck_seq;	/* the youngest such generation */
+};
 
 void det_init(struct det_state *st)
 {
 	memset(st, 0, sizeof(*st));
 }
 
-/* Agings within the last minute, for the rate cap. */
+static bool big_share(unsigned long pages, unsigned long total, double pct)
+{
+	return total && pages && (double)pages * 100.0 >= (double)total * pct;
+}
+
+/*
+ * Without generation rows only max_seq's share is known: the stuck pages
+ * are taken to be there (where a normal mapping's fresh faults land).
+ */
+static void layout_of(const struct det_params *p, const struct det_sample *s,
+		      struct layout *l)
+{
+	unsigned int i, n = s->nr_gens > DET_MAX_GENS ? DET_MAX_GENS :
+			    s->nr_gens;
+
+	memset(l, 0, sizeof(*l));
+	if (!n) {
+		l->file_min = s->has_rep ? s->file_min_seq : 0;
+		l->total = s->file_pages;
+		l->above = s->youngest_file;
+		l->stuck = l->above < l->total &&
+			   big_share(l->above, l->total, p->min_stuck_pct);
+		l->stuck_seq = s->max_seq;
+		return;
+	}
+	l->file_min = s->gens[n - 1].seq;
+	for (i = 0; i < n; i++) {
+		l->total += s->gens[i].file;
+		if (s->gens[i].file && s->gens[i].seq < l->file_min)
+			l->file_min = s->gens[i].seq;
+	}
+	if (s->has_rep)
+		l->file_min = s->file_min_seq;
+	for (i = 0; i < n; i++)
+		if (s->gens[i].seq > l->file_min)
+			l->above += s->gens[i].file;
+	for (i = n; i-- > 0;) {
+		if (s->gens[i].seq <= l->file_min)
+			break;
+		if (big_share(s->gens[i].file, l->total, p->min_stuck_pct)) {
+			l->stuck = true;
+			l->stuck_seq = s->gens[i].seq;
+			break;
+		}
+	}
+}
+
+/* Steps that fold the stuck generation into the oldest one, once. */
+static unsigned int burst_size(const struct det_params *p,
+			       const struct det_sample *s,
+			       const struct layout *l)
+{
+	unsigned long behind = s->max_seq - l->stuck_seq;
+	unsigned int k = behind >= DET_MAX_GENS ? 1 :
+			 DET_MAX_GENS - (unsigned int)behind;
+	unsigned int cap = p->max_burst ? p->max_burst : DET_MAX_GENS;
+
+	return k > cap ? cap : k;
+}
+
+/* Steps within the last minute, for the rate cap. */
 static unsigned int agings_last_min(const struct det_state *st,
 				    uint64_t now_ms)
 {
@@ -25,30 +95,19 @@ static unsigned int agings_last_min(const struct det_state *st,
 	return n;
 }
 
-static void note_aging(struct det_state *st, uint64_t now_ms)
+static void note_agings(struct det_state *st, uint64_t now_ms,
+			unsigned int n)
 {
-	st->agings_ms[st->nr_agings % DET_RATE_WINDOW] = now_ms;
-	st->nr_agings++;
+	while (n--) {
+		st->agings_ms[st->nr_agings % DET_RATE_WINDOW] = now_ms;
+		st->nr_agings++;
+	}
 }
 
-/*
- * Is this interval thrashing?  Returns NULL if so, else the reason it is
- * not.  @own_step: max_seq moved because of our own last step.
- */
-static const char *classify(const struct det_state *st,
-			    const struct det_params *p,
-			    const struct det_sample *s, bool own_step)
+/* Refaults high and not protected by activations?  NULL if so. */
+static const char *refault_check(const struct det_params *p,
+				 const struct det_sample *s)
 {
-	const struct det_sample *prev = &st->prev;
-
-	if (!st->have_prev)
-		return "first sample";
-	if (!own_step) {
-		if (s->max_seq != prev->max_seq)
-			return "max_seq moved (the kernel is aging)";
-		if (s->youngest_age_ms <= prev->youngest_age_ms)
-			return "youngest generation's age did not grow";
-	}
 	if (s->refaults_per_s < 0)
 		return "refault rate unknown";
 	if (s->refaults_per_s < p->min_refaults_per_s)
@@ -57,7 +116,27 @@ static const char *classify(const struct det_state *st,
 	    s->activations_per_s * 100.0 >
 	    s->refaults_per_s * p->max_activations_pct)
 		return "refaults are being activated (working set protected)";
-	if (!own_step && s->has_rep && prev->has_rep) {
+	return NULL;
+}
+
+/* Outside an episode: is this interval thrashing?  NULL if so. */
+static const char *classify(const struct det_state *st,
+			    const struct det_params *p,
+			    const struct det_sample *s)
+{
+	const struct det_sample *prev = &st->prev;
+	const char *why;
+
+	if (!st->have_prev)
+		return "first sample";
+	if (s->max_seq != prev->max_seq)
+		return "max_seq moved (the kernel is aging)";
+	if (s->youngest_age_ms <= prev->youngest_age_ms)
+		return "youngest generation's age did not grow";
+	why = refault_check(p, s);
+	if (why)
+		return why;
+	if (s->has_rep && prev->has_rep) {
 		if (s->file_min_seq != prev->file_min_seq)
 			return "file min_seq moved";
 		if (s->refaulted <= prev->refaulted ||
@@ -68,21 +147,36 @@ static const char *classify(const struct det_state *st,
 }
 
 /*
- * Is a reader still promoting pages into the youngest generation?  The
- * interval right after our own step is not judged: max_seq is then a new
- * generation (empty on 6.x, but what the aging walk moved into it is not
- * the reader's doing), the next interval compares against it.
+ * Is a reader still bringing new pages in?  Aging now would fold the
+ * oldest generation forward while its pages keep landing above it (and
+ * the aging walk promotes what the reader still maps): the burst would be
+ * wasted.  With lru_gen_full the min_seq row tells: every page evicted
+ * from the oldest generation makes room for a refault or a new page, so
+ * evicted - refaulted is the new pages (in a steady thrash the two
+ * counters drift apart by a few percent of the refaults: an interval
+ * taken for a reader now and then costs one interval; a burst during
+ * the read costs the whole burst).  Without it: the growth of the
+ * generations above the oldest (where a normal mapping's first touch
+ * lands: max_seq on 6.x, max_seq-2 on 7.x), which on 6.6-6.13 with 4
+ * generations also takes the refaults and then waits for the kernel's
+ * own drain.
  */
-static bool youngest_growing(const struct det_state *st,
-			     const struct det_params *p,
-			     const struct det_sample *s, bool own_step)
+static bool promoting(const struct det_params *p,
+		      const struct det_sample *prev,
+		      const struct det_sample *s,
+		      const struct layout *lp, const struct layout *l)
 {
-	double limit;
+	double limit = (double)l->total * p->max_youngest_growth_pct / 100.0;
+	double fresh;
 
-	if (own_step || s->youngest_file <= st->prev.youngest_file)
-		return false;
-	limit = (double)s->file_pages * p->max_youngest_growth_pct / 100.0;
-	return (double)(s->youngest_file - st->prev.youngest_file) > limit;
+	if (s->has_rep && prev->has_rep &&
+	    s->file_min_seq == prev->file_min_seq &&
+	    s->evicted >= prev->evicted && s->refaulted >= prev->refaulted) {
+		fresh = (double)(s->evicted - prev->evicted) -
+			(double)(s->refaulted - prev->refaulted);
+		return fresh > limit;
+	}
+	return l->above > lp->above && (double)(l->above - lp->above) > limit;
 }
 
 static void end_episode(struct det_state *st, const struct det_params *p,
@@ -91,103 +185,187 @@ static void end_episode(struct det_state *st, const struct det_params *p,
 	if (!st->in_episode)
 		return;
 	st->in_episode = false;
+	st->burst_left = 0;
 	st->steps = 0;
 	st->cooldown_until_ms = now_ms + p->cooldown_ms;
 	out->episode_ended = true;
 }
 
-static void decide(struct det_state *st, const struct det_params *p,
-		   const struct det_sample *s, struct det_out *out)
+static void verdict(struct det_out *out, enum det_verdict v, const char *why)
 {
-	if (s->now_ms < st->cooldown_until_ms) {
-		out->verdict = DET_COOLDOWN;
-		out->why = "cooling down after an episode";
-		return;
-	}
-	if (!st->in_episode) {
-		if (st->streak < p->persist) {
-			out->verdict = DET_THRASH;
-			out->why = "thrashing, not yet persistent";
-			return;
-		}
-	} else if (st->steps >= p->max_steps) {
+	out->verdict = v;
+	out->why = why;
+}
+
+/*
+ * Ask for @k steps, unless a cap says no.  The whole burst must fit in
+ * the minute's budget (a partial one leaves the working set ahead of the
+ * stuck pages); caps set below a burst's size shorten it instead.
+ */
+static void ask(struct det_state *st, const struct det_params *p,
+		const struct det_sample *s, const struct layout *l,
+		unsigned int k, struct det_out *out, const char *why)
+{
+	if (st->steps >= p->max_steps) {
 		end_episode(st, p, s->now_ms, out);
-		out->verdict = DET_COOLDOWN;
-		out->why = "episode reached max_steps";
+		verdict(out, DET_COOLDOWN, "episode reached max_steps");
 		return;
 	}
-	if (st->in_episode && st->have_last_age &&
+	if (k > p->max_steps - st->steps)
+		k = p->max_steps - st->steps;
+	if (k > p->max_agings_per_min)
+		k = p->max_agings_per_min;
+	if (agings_last_min(st, s->now_ms) + k > p->max_agings_per_min) {
+		verdict(out, DET_RATE_LIMITED, "max_agings_per_min reached");
+		return;
+	}
+	st->planned = k;
+	st->planned_from = s->max_seq;
+	st->planned_min = l->file_min;
+	out->steps = k;
+	verdict(out, DET_AGE, why);
+}
+
+static void idle_step(struct det_state *st, const struct det_params *p,
+		      const struct det_sample *s, struct det_out *out)
+{
+	const char *why = classify(st, p, s);
+	struct layout l, lp;
+
+	if (why) {
+		st->streak = 0;
+		verdict(out, DET_HEALTHY, why);
+		return;
+	}
+	st->streak++;
+	out->thrashing = true;
+	layout_of(p, s, &l);
+	layout_of(p, &st->prev, &lp);
+	if (s->now_ms < st->cooldown_until_ms)
+		verdict(out, DET_COOLDOWN, "cooling down after an episode");
+	else if (st->streak < p->persist)
+		verdict(out, DET_THRASH, "thrashing, not yet persistent");
+	else if (promoting(p, &st->prev, s, &lp, &l))
+		verdict(out, DET_PROMOTING, "youngest_growing");
+	else if (!l.stuck)
+		verdict(out, DET_NOTHING_STUCK, "no younger generation holds "
+			"min_stuck_pct of the file pages: aging cannot help");
+	else
+		ask(st, p, s, &l, burst_size(p, s, &l), out,
+		    "persistent oldest-generation thrash");
+}
+
+/* Drained: step again only if it still thrashes with pages stuck. */
+static void after_drain(struct det_state *st, const struct det_params *p,
+			const struct det_sample *s, const struct layout *l,
+			struct det_out *out)
+{
+	if (!l->stuck) {
+		end_episode(st, p, s->now_ms, out);
+		verdict(out, DET_HEALTHY, "oldest generation drained, nothing "
+			"stuck above it");
+		return;
+	}
+	out->thrashing = true;
+	if (st->have_last_age &&
 	    s->now_ms < st->last_age_ms + p->min_spacing_ms) {
-		out->verdict = DET_SPACING;
-		out->why = "waiting min_age_spacing_ms since the last step";
+		verdict(out, DET_SPACING, "waiting min_age_spacing_ms since "
+			"the last burst");
 		return;
 	}
-	if (agings_last_min(st, s->now_ms) >= p->max_agings_per_min) {
-		out->verdict = DET_RATE_LIMITED;
-		out->why = "max_agings_per_min reached";
+	ask(st, p, s, l, burst_size(p, s, l), out,
+	    "still thrashing after the drain");
+}
+
+static void episode_step(struct det_state *st, const struct det_params *p,
+			 const struct det_sample *s, struct det_out *out)
+{
+	const char *why = refault_check(p, s);
+	struct layout l;
+
+	if (s->max_seq != st->expect_max_seq)
+		why = "max_seq moved (the kernel is aging)";
+	if (why) {
+		st->streak = 0;
+		end_episode(st, p, s->now_ms, out);
+		verdict(out, DET_HEALTHY, why);
 		return;
 	}
-	out->verdict = DET_AGE;
-	out->why = st->in_episode ? "still thrashing after aging" :
-		   "persistent oldest-generation thrash";
+	st->streak++;
+	layout_of(p, s, &l);
+	if (st->burst_left) {
+		out->thrashing = true;
+		ask(st, p, s, &l, st->burst_left, out,
+		    "the rest of a burst that was cut short");
+	} else if (l.file_min >= st->drain_seq) {
+		after_drain(st, p, s, &l, out);
+	} else if (p->drain_timeout_ms &&
+		   s->now_ms >= st->last_age_ms + p->drain_timeout_ms) {
+		out->thrashing = true;
+		end_episode(st, p, s->now_ms, out);
+		verdict(out, DET_COOLDOWN, "the oldest generation did not "
+			"drain within drain_timeout_ms");
+	} else {
+		out->thrashing = true;
+		verdict(out, DET_DRAINING, "waiting for the oldest generation "
+			"to drain");
+	}
 }
 
 void det_step(struct det_state *st, const struct det_params *p,
 	      const struct det_sample *s, struct det_out *out)
 {
-	bool own_step = st->own_step_pending && st->in_episode &&
-			s->max_seq == st->expect_max_seq &&
-			st->have_prev && s->max_seq != st->prev.max_seq;
-	const char *why = classify(st, p, s, own_step);
-
 	memset(out, 0, sizeof(*out));
-	st->own_step_pending = false;
-	if (why) {
-		st->streak = 0;
-		end_episode(st, p, s->now_ms, out);
-		out->verdict = DET_HEALTHY;
-		out->why = why;
-	} else if (youngest_growing(st, p, s, own_step)) {
-		/* thrash, but aging now would be wasted: start over */
-		st->streak = 0;
-		out->thrashing = true;
-		out->verdict = DET_PROMOTING;
-		out->why = "youngest_growing";
-	} else {
-		st->streak++;
-		out->thrashing = true;
-		decide(st, p, s, out);
-	}
+	if (st->in_episode)
+		episode_step(st, p, s, out);
+	else
+		idle_step(st, p, s, out);
 	out->streak = st->streak;
 	st->prev = *s;
 	st->have_prev = true;
 }
 
+/* A burst of @done steps took effect; max_seq is now @new_max_seq. */
+static void took_effect(struct det_state *st, uint64_t now_ms,
+			unsigned int done, unsigned long new_max_seq)
+{
+	unsigned long oldest = new_max_seq - (DET_MAX_GENS - 1);
+
+	st->in_episode = true;
+	st->steps += done;
+	st->burst_left = done < st->planned ? st->planned - done : 0;
+	st->expect_max_seq = new_max_seq;
+	if (new_max_seq < DET_MAX_GENS - 1 || oldest < st->planned_min)
+		oldest = st->planned_min;
+	st->drain_seq = oldest + 1;
+	st->have_last_age = true;
+	st->last_age_ms = now_ms;
+	note_agings(st, now_ms, done);
+}
+
 void det_aged(struct det_state *st, uint64_t now_ms,
 	      unsigned long new_max_seq)
 {
-	st->in_episode = true;
-	st->steps++;
-	st->expect_max_seq = new_max_seq;
-	st->own_step_pending = true;
-	st->have_last_age = true;
-	st->last_age_ms = now_ms;
-	note_aging(st, now_ms);
+	unsigned long done = new_max_seq > st->planned_from ?
+			     new_max_seq - st->planned_from : 1;
+
+	if (done > st->planned && st->planned)
+		done = st->planned;
+	took_effect(st, now_ms, (unsigned int)done, new_max_seq);
+	st->planned_from = new_max_seq;
 }
 
 void det_dry_aged(struct det_state *st, uint64_t now_ms)
 {
-	st->in_episode = true;
-	st->steps++;
-	st->own_step_pending = false;
-	st->have_last_age = true;
-	st->last_age_ms = now_ms;
-	note_aging(st, now_ms);
+	unsigned int k = st->planned ? st->planned : 1;
+
+	took_effect(st, now_ms, k, st->planned_from);
+	st->drain_seq = st->planned_min + 1;
 }
 
 void det_failed(struct det_state *st, uint64_t now_ms)
 {
-	note_aging(st, now_ms);
+	note_agings(st, now_ms, 1);
 }
 
 const char *det_verdict_name(enum det_verdict v)
@@ -207,6 +385,10 @@ const char *det_verdict_name(enum det_verdict v)
 		return "youngest_growing";
 	case DET_SPACING:
 		return "spacing";
+	case DET_DRAINING:
+		return "draining";
+	case DET_NOTHING_STUCK:
+		return "nothing_stuck";
 	}
 	return "?";
 }

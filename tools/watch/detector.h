@@ -5,7 +5,8 @@
  * One detector per memcg x node.  Each interval the caller passes a sample
  * (what lru_gen, lru_gen_full and memory.stat said, and the time); the
  * detector answers what to do.  It does no I/O, reads no clock and keeps
- * no pointers, so timelines can be replayed in a table.
+ * no pointers, so timelines can be replayed in a table.  Why it steps the
+ * way it does is docs/watcher-stepping.md.
  *
  * An interval is "thrashing" when all of these hold:
  *  a. max_seq is unchanged and the youngest generation's age grew (nothing
@@ -16,25 +17,39 @@
  *     activations <= max_activations_pct of refaults;
  *  d. with lru_gen_full, the file min_seq row's refaulted and evicted
  *     counters both grew, at an unchanged file min_seq.
- * A thrashing interval in which the youngest generation's file page count
- * grew by more than max_youngest_growth_pct of the lruvec's file pages is
- * reported ("youngest_growing") but does not count: a reader is still
- * faulting pages in through a normal mapping, each aging step would only
- * fold the oldest generation forward while the new pages keep landing in
- * max_seq, and the step is wasted.  Aging helps once the promotion is over:
- * two steps bring the generations holding the promoted pages down to
- * min_seq, where eviction drains them.
  *
- * After `persist` such settled thrashing intervals in a row the detector
- * asks to age (an episode starts).  Inside an episode it asks again when an
- * interval still thrashes (settled) and at least min_spacing_ms passed
- * since the last step, which gives eviction time to drain the generation
- * the step made oldest (the interval right after our own step counts
- * although max_seq moved: we moved it); at most max_agings_per_min per
- * minute and max_steps per episode.  The episode ends at the first interval
- * that does not thrash (refaults fell, or the kernel aged or advanced
- * min_seq itself) or at max_steps; cooldown_ms follows, during which it
- * never asks to age.
+ * Aging can only help when file pages sit in a generation younger than the
+ * oldest one (a cold file read through a normal mapping lands in max_seq
+ * and is never evicted while the working set cycles in min_seq).  So the
+ * detector asks to age when, after `persist` thrashing intervals in a row:
+ *  - a generation above the file min_seq holds >= min_stuck_pct of the
+ *    lruvec's file pages ("stuck" pages; none: DET_NOTHING_STUCK), and
+ *  - no reader brought in more than max_youngest_growth_pct of the file
+ *    pages as new pages this interval (a reader still faulting pages in
+ *    through a normal mapping: DET_PROMOTING).  New pages are evicted -
+ *    refaulted on the oldest generation's lru_gen_full row, else the
+ *    growth of the generations above the oldest: a first touch lands in
+ *    max_seq on 6.x and in max_seq-2 on 7.x.
+ *
+ * It then asks for a burst: out.steps aging commands written back to back
+ * (one write(2), each "+" for the next max_seq).  The burst folds every
+ * generation up to and including the youngest one holding stuck pages
+ * into the oldest, which takes MAX_NR_GENS - (max_seq - stuck_seq) steps
+ * (4 when the stuck pages are in max_seq).  Folding moves a generation's
+ * pages to the tail of the next one in reverse order, so after the last
+ * fold the stuck pages are at the tail of the oldest generation and are
+ * evicted first; fewer steps leave the working set ahead of them, more
+ * steps turn the order round again.
+ *
+ * After a burst the episode waits ("draining") until the file min_seq has
+ * passed the generation the burst made oldest; only then, if the interval
+ * still thrashes with stuck pages, may another burst follow.  The episode
+ * ends when refaults fall below the threshold, when the kernel ages by
+ * itself (max_seq moved beyond what our steps left), when nothing is
+ * stuck after the drain, at drain_timeout_ms, or when the next burst would
+ * exceed max_steps; cooldown_ms follows, during which it never asks to
+ * age.  Every step counts toward max_agings_per_min (a burst is asked for
+ * only when all its steps fit), and min_spacing_ms separates two bursts.
  */
 #ifndef ADVSHIM_WATCH_DETECTOR_H
 #define ADVSHIM_WATCH_DETECTOR_H
@@ -44,17 +59,27 @@
 
 #define DET_RATE_WINDOW 64	/* most agings remembered for the rate cap */
 #define DET_MAX_PER_MIN DET_RATE_WINDOW
+#define DET_MAX_GENS 4		/* MAX_NR_GENS: generations lru_gen shows */
 
 struct det_params {
 	unsigned int persist;
 	double min_refaults_per_s;
 	double max_activations_pct;
 	bool activations_meaningful;
-	unsigned int max_agings_per_min;
-	unsigned int max_steps;
+	unsigned int max_agings_per_min;	/* aging steps, all bursts */
+	unsigned int max_steps;		/* aging steps per episode */
 	uint64_t cooldown_ms;
-	uint64_t min_spacing_ms;	/* between two steps; 0: none */
-	double max_youngest_growth_pct;	/* of file pages, per interval */
+	uint64_t min_spacing_ms;	/* between two bursts; 0: none */
+	double max_youngest_growth_pct;	/* new pages, % of file pages */
+	double min_stuck_pct;		/* of file pages, in one younger gen */
+	unsigned int max_burst;		/* steps per burst; 0: DET_MAX_GENS */
+	uint64_t drain_timeout_ms;	/* wait for min_seq; 0: no limit */
+};
+
+/* One generation row of lru_gen: its sequence number and file pages. */
+struct det_gen {
+	unsigned long seq;
+	unsigned long file;
 };
 
 struct det_sample {
@@ -64,9 +89,17 @@ struct det_sample {
 	double refaults_per_s;		/* < 0: unknown */
 	double activations_per_s;	/* < 0: unknown */
 	bool has_rep;			/* lru_gen_full counters present */
-	unsigned long file_min_seq;
+	unsigned long file_min_seq;	/* exact when has_rep */
 	unsigned long refaulted;
 	unsigned long evicted;
+	/*
+	 * The node's generation rows, oldest first (lru_gen prints them from
+	 * the anon min_seq; rows below the file min_seq have no file pages).
+	 * nr_gens 0: unknown, then youngest_file and file_pages stand in
+	 * (the stuck pages are taken to be in max_seq).
+	 */
+	unsigned int nr_gens;
+	struct det_gen gens[DET_MAX_GENS];
 	unsigned long youngest_file;	/* file pages in max_seq */
 	unsigned long file_pages;	/* file pages in all generations */
 };
@@ -74,11 +107,13 @@ struct det_sample {
 enum det_verdict {
 	DET_HEALTHY,		/* not thrashing this interval */
 	DET_THRASH,		/* thrashing, not (yet) acting */
-	DET_AGE,		/* age now */
+	DET_AGE,		/* age now: out.steps commands */
 	DET_COOLDOWN,		/* thrashing, but cooling down */
-	DET_RATE_LIMITED,	/* thrashing in an episode, rate cap hit */
-	DET_PROMOTING,		/* thrashing, youngest generation growing */
-	DET_SPACING,		/* thrashing in an episode, step too recent */
+	DET_RATE_LIMITED,	/* thrashing, the next burst exceeds the cap */
+	DET_PROMOTING,		/* thrashing, a reader brings new pages */
+	DET_SPACING,		/* thrashing in an episode, burst too recent */
+	DET_DRAINING,		/* after a burst, oldest generation draining */
+	DET_NOTHING_STUCK,	/* thrashing, but no younger generation to fold */
 };
 
 struct det_state {
@@ -86,21 +121,26 @@ struct det_state {
 	struct det_sample prev;
 	unsigned int streak;		/* consecutive thrashing intervals */
 	bool in_episode;
-	unsigned int steps;		/* agings in this episode */
+	unsigned int steps;		/* aging steps in this episode */
+	unsigned int planned;		/* steps of the last DET_AGE */
+	unsigned long planned_from;	/* max_seq that DET_AGE saw */
+	unsigned long planned_min;	/* file min_seq that DET_AGE saw */
+	unsigned int burst_left;	/* steps of a cut-short burst */
+	unsigned long drain_seq;	/* file min_seq that means drained */
 	unsigned long expect_max_seq;	/* what our last step left */
-	bool own_step_pending;		/* next sample follows our step */
 	uint64_t cooldown_until_ms;
 	bool have_last_age;
-	uint64_t last_age_ms;		/* last step (written or dry run) */
-	uint64_t agings_ms[DET_RATE_WINDOW];	/* ring of aging times */
+	uint64_t last_age_ms;		/* last burst (written or dry run) */
+	uint64_t agings_ms[DET_RATE_WINDOW];	/* ring of step times */
 	unsigned int nr_agings;
 };
 
 struct det_out {
 	enum det_verdict verdict;
+	unsigned int steps;		/* DET_AGE: "+" commands to write */
 	bool thrashing;			/* this interval counted as thrash */
 	bool episode_ended;		/* an episode just ended */
-	unsigned int streak;		/* settled thrashing intervals */
+	unsigned int streak;		/* thrashing intervals in a row */
 	const char *why;		/* static text: the deciding reason */
 };
 
@@ -109,34 +149,40 @@ void det_init(struct det_state *st);
 
 /*
  * det_step - feed one interval's sample; fills *out.  Samples must come in
- * time order.
+ * time order.  On DET_AGE the caller writes out.steps commands in one
+ * write(2), "+ ID NODE S", "+ ID NODE S+1", ... from the max_seq S it
+ * re-read, and reports the outcome with det_aged(), det_dry_aged() or
+ * det_failed() before the next det_step().
  */
 void det_step(struct det_state *st, const struct det_params *p,
 	      const struct det_sample *s, struct det_out *out);
 
 /*
- * det_aged - record a step that took effect at @now_ms and left max_seq at
- * @new_max_seq (verified, or found advanced after EEXIST).
+ * det_aged - the burst took effect at @now_ms and left max_seq at
+ * @new_max_seq (verified, or found advanced after EEXIST/EINVAL).  Fewer
+ * steps than asked for (a command lost a race) are asked for again at the
+ * next interval.
  */
 void det_aged(struct det_state *st, uint64_t now_ms,
 	      unsigned long new_max_seq);
 
 /*
- * det_dry_aged - record a step that was only logged (--dry-run): it counts
- * toward the rate cap, the spacing and the episode's steps, and max_seq is
- * expected to stay where it is.
+ * det_dry_aged - the burst was only logged (--dry-run, lockdown): all its
+ * steps count toward the rate cap and the episode, and max_seq is expected
+ * to stay where it is (the drain then times out).
  */
 void det_dry_aged(struct det_state *st, uint64_t now_ms);
 
 /*
- * det_failed - record a failed write: counts toward the rate cap only (not
- * the spacing: a retry with other arguments may follow next interval).
+ * det_failed - a write failed with nothing aged: counts one step toward
+ * the rate cap only (a retry with other arguments may follow next
+ * interval).
  */
 void det_failed(struct det_state *st, uint64_t now_ms);
 
 /*
  * det_verdict_name - "healthy", "thrash", "age", "cooldown", "rate_limited",
- * "youngest_growing", "spacing".
+ * "youngest_growing", "spacing", "draining", "nothing_stuck".
  */
 const char *det_verdict_name(enum det_verdict v);
 

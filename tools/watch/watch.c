@@ -266,7 +266,7 @@ static void decide(struct watch *w, struct lruvec_state *lv)
 	}
 	lv->was_thrashing = out.thrashing;
 	if (out.verdict == DET_AGE)
-		watch_act(w, lv);
+		watch_act(w, lv, out.steps);
 }
 
 static void sweep(struct watch *w)

@@ -7,7 +7,8 @@
  *    path in that fresh read (IDs are reused on 6.x), and do not write if
  *    the path is gone, printed twice, carries another ID than when the
  *    thrash was seen, or max_seq moved meanwhile;
- *  - one write(2) per command; then re-read and verify max_seq advanced;
+ *  - one write(2) per burst (its commands joined by ';'); then re-read and
+ *    verify max_seq advanced;
  *  - anything unparsable means no write this interval.
  */
 #include <errno.h>
@@ -126,7 +127,7 @@ static void aged(struct watch *w, struct lruvec_state *lv, const char *cmd,
 	snprintf(msg, sizeof(msg), "max_seq %lu -> %lu", before, after);
 	ev.msg = msg;
 	watch_emit(w, &ev);
-	lv->agings++;
+	lv->agings += after - before;
 	det_aged(&lv->det, w->now_ms, after);
 }
 
@@ -253,7 +254,35 @@ static void write_step(struct watch *w, struct lruvec_state *lv,
 	verify(w, lv, cmd, fresh_seq);
 }
 
-void watch_act(struct watch *w, struct lruvec_state *lv)
+/*
+ * burst_format - the commands of a burst of @steps, one per max_seq from
+ * the current one, joined by ';' (lru_gen_seq_write runs them in order and
+ * stops at the first error).  Returns the length, or -1 when they do not
+ * fit @size or age_cmd_format refuses the ID.
+ */
+static int burst_format(struct watch *w, const struct lruvec_state *lv,
+			unsigned int steps, char *buf, size_t size)
+{
+	unsigned int i;
+	int len = 0, n;
+
+	for (i = 0; i < steps; i++) {
+		if (i) {
+			if ((size_t)len + 1 >= size)
+				return -1;
+			buf[len++] = ';';
+		}
+		n = age_cmd_format(buf + len, size - (size_t)len, &w->rules,
+				   lv->id, lv->nid, lv->max_seq + i,
+				   lv->explicit_force);
+		if (n < 0)
+			return -1;
+		len += n;
+	}
+	return len;
+}
+
+void watch_act(struct watch *w, struct lruvec_state *lv, unsigned int steps)
 {
 	char cmd[CMD_MAX];
 	struct wevent ev;
@@ -264,8 +293,7 @@ void watch_act(struct watch *w, struct lruvec_state *lv)
 			   "can only age the root memcg (IDs are cgroup2 IDs)");
 		return;
 	}
-	len = age_cmd_format(cmd, sizeof(cmd), &w->rules, lv->id, lv->nid,
-			     lv->max_seq, lv->explicit_force);
+	len = burst_format(w, lv, steps ? steps : 1, cmd, sizeof(cmd));
 	if (len < 0) {
 		watch_lv_event(&ev, "error", lv);
 		ev.msg = "memcg ID too wide for this kernel; not writing";

@@ -24,7 +24,7 @@
 #include "common/lrugen.h"
 #include "tools/watch/watch.h"
 
-#define CMD_MAX 96
+#define CMD_MAX 320	/* a burst: up to DET_MAX_GENS commands */
 
 /* Per memcg (memory.stat is per memcg, not per node). */
 struct memcg_state {
@@ -158,10 +158,11 @@ void watch_rates(struct watch *w);
 /* ---- watch_act.c ---- */
 
 /*
- * watch_act - the detector said age @lv: check the fresh lru_gen, write
- * one command, verify it took (or log why not).
+ * watch_act - the detector said age @lv by @steps: check the fresh lru_gen,
+ * write the burst's commands ("+ ID N S;+ ID N S+1;...") in one write(2),
+ * verify max_seq advanced (or log why not).
  */
-void watch_act(struct watch *w, struct lruvec_state *lv);
+void watch_act(struct watch *w, struct lruvec_state *lv, unsigned int steps);
 
 /*
  * watch_check_pending - a write of an earlier tick was accepted without

@@ -78,7 +78,7 @@ static const struct metric metrics[] = {
 	{ "errors_total", "counter", "error events", 0, .global = m_errors },
 	{ "writes_locked_down", "gauge", "1 when lockdown forbids writes", 0,
 	  .global = m_locked_down },
-	{ "agings_total", "counter", "verified agings", 0, .lv = m_agings },
+	{ "agings_total", "counter", "verified aging steps (max_seq moves)", 0, .lv = m_agings },
 	{ "age_failures_total", "counter", "failed agings", 0,
 	  .lv = m_failures },
 	{ "thrashing", "gauge",

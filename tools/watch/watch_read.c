@@ -104,6 +104,20 @@ static unsigned long file_pages(const struct lrugen_node *n)
 	return sum;
 }
 
+/* gen_rows - the node's generation rows (seq, file pages), oldest first. */
+static void gen_rows(const struct lrugen_node *n, struct det_sample *s)
+{
+	int i, first = n->nr_gens > DET_MAX_GENS ? n->nr_gens - DET_MAX_GENS :
+		       0;
+
+	s->nr_gens = 0;
+	for (i = first; i < n->nr_gens; i++) {
+		s->gens[s->nr_gens].seq = n->gens[i].seq;
+		s->gens[s->nr_gens].file = n->gens[i].file;
+		s->nr_gens++;
+	}
+}
+
 /* sample - this tick's sample of @lv from its node block @n. */
 static void sample(struct watch *w, struct lruvec_state *lv,
 		   const struct lrugen_node *n)
@@ -120,6 +134,7 @@ static void sample(struct watch *w, struct lruvec_state *lv,
 	lv->sample.activations_per_s = -1;
 	lv->sample.youngest_file = n->gens[n->nr_gens - 1].file;
 	lv->sample.file_pages = file_pages(n);
+	gen_rows(n, &lv->sample);
 	if (n->has_rep) {
 		lv->sample.has_rep = true;
 		lv->sample.file_min_seq = n->file_min_seq;

@@ -53,31 +53,59 @@ const struct watch_setting watch_settings[] = {
 		 "(not 6.6 to 6.13)." },
 	{ "max_agings_per_min", NULL, WSET_UINT,
 	  WSET_FIELD(det.max_agings_per_min),
-	  .lo = 1, .hi = DET_MAX_PER_MIN, .def = 6, .unit = "/min",
-	  .help = "agings per memcg x node and minute",
-	  .doc = "Upper bound on the agings of one memcg and node in a "
-		 "minute." },
+	  .lo = 1, .hi = DET_MAX_PER_MIN, .def = 8, .unit = "/min",
+	  .help = "aging steps per memcg x node and minute",
+	  .doc = "Upper bound on the aging steps (max_seq moves) of one "
+		 "memcg and node in a minute; a burst is written only when "
+		 "all its steps fit, and a cap below a burst's size shortens "
+		 "the burst." },
 	{ "max_steps", NULL, WSET_UINT, WSET_FIELD(det.max_steps),
-	  .lo = 1, .hi = 1000, .def = 4, .unit = "agings",
-	  .help = "agings per episode",
-	  .doc = "Agings per episode before a forced cooldown." },
+	  .lo = 1, .hi = 1000, .def = 8, .unit = "steps",
+	  .help = "aging steps per episode",
+	  .doc = "Aging steps per episode, all bursts together, before a "
+		 "forced cooldown." },
 	{ "min_age_spacing_ms", NULL, WSET_UINT,
 	  WSET_FIELD(det.min_spacing_ms),
 	  .lo = 0, .hi = 3600000, .def = 2000, .unit = "ms",
-	  .help = "between two agings of one memcg x node",
-	  .doc = "Least time between two agings of one memcg and node "
+	  .help = "between two bursts of one memcg x node",
+	  .doc = "Least time between two bursts of one memcg and node "
 		 "within an episode; in between the thrash conditions are "
 		 "re-checked and the episode ends if refaults fell." },
 	{ "max_youngest_growth_pct", NULL, WSET_NUM,
 	  WSET_FIELD(det.max_youngest_growth_pct),
 	  .lo = 0, .hi = 100, .def = 0.25, .unit = "%",
-	  .help = "youngest generation growth per interval (% of file "
-		  "pages) above which a reader is still promoting pages: do "
-		  "not age yet",
-	  .doc = "Growth of the youngest generation's file pages in one "
-		 "interval, in percent of the memcg and node's file pages, "
-		 "above which a reader is taken to be still promoting pages "
-		 "and the interval does not count toward `persist`." },
+	  .help = "new pages per interval (% of file pages) above which a "
+		  "reader is still bringing pages in: do not age yet",
+	  .doc = "New file pages in one interval, in percent of the memcg "
+		 "and node's file pages, above which a reader is taken to be "
+		 "still bringing pages in and the interval does not count "
+		 "toward `persist`.  New pages are evictions minus refaults on "
+		 "the oldest generation's lru_gen_full row, else the growth "
+		 "of the generations above the oldest." },
+	{ "min_stuck_pct", NULL, WSET_NUM, WSET_FIELD(det.min_stuck_pct),
+	  .lo = 0, .hi = 100, .def = 10, .unit = "%",
+	  .help = "a generation above the oldest must hold this % of the "
+		  "file pages, else aging cannot help",
+	  .doc = "Aging is asked for only when a generation above the file "
+		 "min_seq holds this percentage of the memcg and node's file "
+		 "pages: a working set that does not fit thrashes with every "
+		 "page in the oldest generation, and aging it only costs." },
+	{ "max_burst", NULL, WSET_UINT, WSET_FIELD(det.max_burst),
+	  .lo = 1, .hi = DET_MAX_GENS, .def = DET_MAX_GENS, .unit = "steps",
+	  .help = "aging steps written back to back in one write",
+	  .doc = "Most aging commands written back to back in one write(2).  "
+		 "The burst folds every generation up to the youngest one "
+		 "holding stuck pages into the oldest (4 steps when they are "
+		 "in max_seq), which puts them at the tail of the oldest "
+		 "generation, evicted first (docs/watcher-stepping.md)." },
+	{ "drain_timeout_ms", NULL, WSET_UINT, WSET_FIELD(det.drain_timeout_ms),
+	  .lo = 0, .hi = 3600000, .def = 60000, .unit = "ms",
+	  .help = "wait this long for the oldest generation to drain after a "
+		  "burst; 0: no limit",
+	  .doc = "After a burst no further one is asked for until the file "
+		 "min_seq has passed the generation the burst made oldest; "
+		 "the episode ends when that takes longer than this (0: no "
+		 "limit)." },
 };
 
 const size_t watch_nr_settings =

@@ -11,7 +11,9 @@
  * writes: commands appended to debugfs/lru_gen are checked the way
  * run_aging() checks them (unknown ID or node or seq > max_seq: rejected;
  * seq < max_seq: a silent no-op on 6.x; seq == max_seq: max_seq + 1) and
- * logged to DIR/commands.log as "ACCEPT cmd" / "REJECT cmd".
+ * logged to DIR/commands.log as "ACCEPT cmd" / "REJECT cmd".  Like
+ * lru_gen_seq_write(), one write may carry several commands separated by
+ * ',' or ';'; the first rejected one ends that write.
  *
  * Timeline lines: "STEP ACTION ARGS", STEP counted from 0:
  *   add ID PATH...            new memcg (max_seq 7, youngest age 0)
@@ -210,8 +212,11 @@ static struct memcg *find(unsigned long long id)
 	return NULL;
 }
 
-/* run_aging() as 6.1-6.13 and 6.14+ both agree for a 4-field command. */
-static void command(const char *cmd)
+/*
+ * run_aging() as 6.1-6.13 and 6.14+ both agree for a 4-field command.
+ * Returns false when the command is rejected.
+ */
+static bool command(const char *cmd)
 {
 	unsigned long long id;
 	unsigned long seq;
@@ -221,17 +226,29 @@ static void command(const char *cmd)
 	if (sscanf(cmd, "+ %llu %d %lu%n", &id, &nid, &seq, &n) != 3 ||
 	    cmd[n] != '\0' || !(c = find(id)) || nid != 0 || seq > c->max_seq) {
 		fprintf(cmdlog, "REJECT %s\n", cmd);
-		return;
+		return false;
 	}
 	fprintf(cmdlog, "ACCEPT %s\n", cmd);
 	if (seq < c->max_seq)
-		return;
+		return true;
 	c->max_seq++;
 	c->birth_ms = now_ms();
 	if (c->mode == THRASH && c->recover > 0 && --c->recover == 0) {
 		c->mode = IDLE;
 		c->ref_rate = c->act_rate = 0;
 	}
+	return true;
+}
+
+/* One write's commands, in order, up to the first rejected one. */
+static void commands(char *line)
+{
+	char *cmd, *save;
+
+	for (cmd = strtok_r(line, ",;", &save); cmd;
+	     cmd = strtok_r(NULL, ",;", &save))
+		if (!command(cmd))
+			return;
 }
 
 /* Commands the watcher appended since our last rewrite. */
@@ -255,7 +272,7 @@ static bool take_commands(void)
 	buf[n] = '\0';
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
-		command(line);
+		commands(line);
 	fflush(cmdlog);
 	return true;
 }

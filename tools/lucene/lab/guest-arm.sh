@@ -95,11 +95,18 @@ cold=$!
 } >"$dir/samples.tsv" &
 sampler=$!
 
-# The advice in force on the index files before the cold read.
+# The advice in force on the index files before the cold read, in the
+# JVM's smaps: $jvm is the background subshell that runs in_cgroup, so the
+# JVM is found in the memcg by its name.
 sleep $((COLD_AT > 5 ? COLD_AT - 5 : 1))
+jpid=
+for p in $(cat "$CG_ROOT$cg/cgroup.procs"); do
+	[ "$(cat "/proc/$p/comm" 2>/dev/null)" = java ] && { jpid=$p; break; }
+done
+[ -n "$jpid" ] || echo "arm $name: no java process in $cg to read smaps from" >&2
 awk '/^[0-9a-f]+-[0-9a-f]+ / { f = ($NF ~ /^\/data\/idx\//) ? $NF : "" }
      f != "" && /^VmFlags:/ { rr = / rr/ ? "rr" : "-"; if (!(f in s) || rr == "rr") s[f] = rr }
-     END { for (f in s) print s[f], f }' "/proc/$jvm/smaps" 2>/dev/null | sort -k2 >"$dir/rr.txt"
+     END { for (f in s) print s[f], f }' "/proc/${jpid:-0}/smaps" 2>/dev/null | sort -k2 >"$dir/rr.txt"
 
 wait "$jvm"
 rc=$?

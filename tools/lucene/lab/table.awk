@@ -108,8 +108,8 @@ END {
 	}
 	last = ns ? st[ns] : ce
 	printf "%s\t%.1f\t%.1f\t%.1f\t%.0f\t%.0f\t%.1f\t%.1f\t%.1f\t%.1f\t%s\t%s\t%s\n", arm,
-		before, at > 0 ? aq / at : 0, worst, median(bp, nbp) / 1000, median(ap, nap) / 1000,
-		bq > 0 ? bm / bq : 0, aq > 0 ? am / aq : 0,
+		before, (at > 0 ? aq / at : 0), worst, median(bp, nbp) / 1000, median(ap, nap) / 1000,
+		(bq > 0 ? bm / bq : 0), (aq > 0 ? am / aq : 0),
 		(rbytes_at(cs) - rbytes_at(cs - 15000)) / 1048576, (rbytes_at(last) - rbytes_at(ce)) / 1048576,
-		rec, rr == "" ? "none" : rr, hash == "" ? "-" : hash
+		rec, (rr == "" ? "none" : rr), (hash == "" ? "-" : hash)
 }

@@ -1,0 +1,167 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# arm-step.sh NAME - guest/arm.sh for the watch-step experiments
+# (docs/watcher-stepping.md): the same arm, plus hand-written aging steps,
+# another advshim-watch binary, and the memcg's lru_gen_full generations
+# every second.
+#
+# THREADS threads of one advshim-load process read /data/vec.bin at random
+# (zipf THETA) through a mapping with ADVICE; at COLD_AT s a second process
+# reads /data/cold.bin twice through a normal mmap.  A sampler records once
+# a second: the reader's reads/s, the memcg's major faults, refaults,
+# activations, bytes read, and its lru_gen window.
+#
+# Settings (environment; scenario sizes in common.sh):
+#   ADVICE=random|normal|none   the readers' advice (default random)
+#   SHIM=off|default|FILE       preload libadvshim.so into the readers
+#                               (default policy or FILE)
+#   COLD_SHIM=off|default|FILE  the same for the cold reader (default SHIM)
+#   LRU_GEN=y|n                 MGLRU on or off for this arm (default y)
+#   WATCH=off|dry|live          advshim-watch on the memcg (default off)
+#   WATCH_ARGS                  more advshim-watch options (commas for
+#                               spaces: --persist,2,--cooldown-ms,0)
+#   BYSTANDER=1                 also keep a cached file in memcg
+#                               /lab-bystander and record its lru_gen
+#   STEPS=K                     write K aging steps in one write when the
+#                               cold read ends (stepper.sh; 0: none)
+#   STEP_AGAIN=1, STEP_AT=end+N see stepper.sh
+#   WATCH_BIN=PATH              another advshim-watch (an older build)
+#
+# Writes /out/arms/NAME/: samples.tsv, load.tsv, cold.tsv, watch.log,
+# lru_gen.log (the memcg's generations every second: seq age anon file
+# and the refaulted/evicted/protected sums of lru_gen_full), stepper.log,
+# memory.stat (at the end), arm.env (the settings and the event times).
+. /lab/common.sh
+. /lab/job/extra.sh
+
+name=${1:?usage: arm-step.sh NAME}
+: "${ADVICE:=random}" "${SHIM:=off}" "${LRU_GEN:=y}" "${WATCH:=off}"
+: "${COLD_SHIM:=$SHIM}" "${WATCH_ARGS:=}" "${BYSTANDER:=0}" "${STEPS:=0}" "${STEP_AGAIN:=0}" "${STEP_AT:=end}"
+cg=/lab-$name
+dir=/out/arms/$name
+mkdir -p "$dir"
+
+# preload_env SHIMSETTING: the env(1) arguments that load the shim.
+preload_env() {
+	case $1 in
+	off) echo "ADVSHIM_LAB=off" ;;
+	default) echo "LD_PRELOAD=/opt/advshim/bin/libadvshim.so" ;;
+	*) echo "LD_PRELOAD=/opt/advshim/bin/libadvshim.so ADVSHIM_CONFIG=$1" ;;
+	esac
+}
+
+cleanup() {
+	for p in $sampler $watcher $stepper $cold $reader; do
+		kill "$p" 2>/dev/null
+	done
+	remove_memcg "$cg"
+	[ "$BYSTANDER" = 1 ] && remove_memcg /lab-bystander
+	[ "$LRU_GEN" = n ] && set_lru_gen y
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+for s in "$SHIM" "$COLD_SHIM"; do
+	[ "$s" = off ] || need_bin libadvshim.so
+	case $s in off|default) ;; *) [ -f "$s" ] || die "policy $s not found" ;; esac
+done
+rm -f "$dir/ok"
+make_data_files
+set_lru_gen "$LRU_GEN"
+sync
+echo 3 >/proc/sys/vm/drop_caches
+make_memcg "$cg" "$MEMCG_MB"
+
+if [ "$BYSTANDER" = 1 ]; then
+	make_memcg /lab-bystander 64
+	make_file /data/bystander.bin 16
+	in_cgroup /lab-bystander advshim-load stream /data/bystander.bin >/dev/null ||
+		die "cannot fill memcg /lab-bystander"
+fi
+
+if [ "$WATCH" != off ]; then
+	need_bin advshim-watch
+	wflags="--cgroup $cg --interval-ms 1000 --log-format json"
+	[ "$WATCH" = dry ] && wflags="$wflags --dry-run"
+	WATCH_ARGS=$(echo "$WATCH_ARGS" | tr ',' ' ')
+	# shellcheck disable=SC2086
+	${WATCH_BIN:-advshim-watch} $wflags $WATCH_ARGS >"$dir/watch.log" 2>&1 &
+	watcher=$!
+	sleep 0.5
+	kill -0 "$watcher" 2>/dev/null ||
+		die "advshim-watch exited at once: $(tail -n 3 "$dir/watch.log")"
+fi
+
+# shellcheck disable=SC2046
+in_cgroup "$cg" env $(preload_env "$SHIM") advshim-load random -a "$ADVICE" \
+	-t "$THREADS" -z "$THETA" -d "$DURATION" /data/vec.bin >"$dir/load.tsv" 2>"$dir/load.err" &
+reader=$!
+# shellcheck disable=SC2046
+in_cgroup "$cg" env $(preload_env "$COLD_SHIM") advshim-load stream -l 2 \
+	-D $((COLD_AT * 1000)) /data/cold.bin >"$dir/cold.tsv" 2>"$dir/cold.err" &
+cold=$!
+
+t0=$(uptime_ms)
+if [ "$STEPS" != 0 ]; then
+	/lab/job/stepper.sh "$cg" "$STEPS" "$dir" "$STEP_AGAIN" "$STEP_AT" >"$dir/stepper.log" 2>&1 &
+	stepper=$!
+fi
+{
+	printf 't_ms\treads_s\tmajflt\trefault\tactivate\trbytes\tmemcg_id\tmin_seq\tmax_seq\tgen_file_pages\tby_max_seq\n'
+	next=$((t0 + 1000))
+	tick=0
+	while kill -0 "$reader" 2>/dev/null; do
+		now=$(uptime_ms)
+		if [ "$now" -lt "$next" ]; then
+			sleep 0.$(printf '%03d' $(( (next - now) % 1000 )))
+			continue
+		fi
+		next=$((next + 1000))
+		tick=$((tick + 1))
+		# The generations' sizes every 5 s: where the cold file sits.
+		{ echo "t_ms $(( now - t0 ))"; lru_gen_full_block "$cg"; } >>"$dir/lru_gen.log"
+		r=$(tail -n 1 "$dir/load.tsv" | awk -F'\t' '$1 ~ /^[0-9]+$/ { print $5 }')
+		g=$(lru_gen_of "$cg")
+		b=-
+		[ "$BYSTANDER" = 1 ] && b=$(lru_gen_of /lab-bystander | awk '{ print $3 }')
+		set -- ${g:-- - - -}
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+			$(( $(uptime_ms) - t0 )) "${r:--}" \
+			"$(memstat "$cg" pgmajfault)" \
+			"$(memstat "$cg" workingset_refault_file)" \
+			"$(memstat "$cg" workingset_activate_file)" \
+			"$(io_rbytes "$cg")" "$1" "$2" "$3" "$4" "${b:--}"
+	done
+} >"$dir/samples.tsv" &
+sampler=$!
+
+wait "$reader"
+rc=$?
+cp "$CG_ROOT$cg/memory.stat" "$dir/memory.stat" 2>/dev/null
+wait "$cold"
+wait "$sampler"
+[ -n "$watcher" ] && { kill -TERM "$watcher" 2>/dev/null; wait "$watcher"; }
+[ -n "$stepper" ] && { kill "$stepper" 2>/dev/null; wait "$stepper"; }
+
+# Event times relative to the reader's start (load.tsv and cold.tsv both
+# carry CLOCK_MONOTONIC milliseconds, as /proc/uptime does here).
+l0=$(sed -n 's/.* mono_ms=\([0-9]*\).*/\1/p' "$dir/load.tsv" | head -n 1)
+cstart=$(awk -F'\t' '$1 == "start" && $2 == 1 { print $3 }' "$dir/cold.tsv")
+cend=$(awk -F'\t' '$1 == "end" { e = $3 } END { print e }' "$dir/cold.tsv")
+{
+	echo "name=$name"
+	echo "advice=$ADVICE shim=$SHIM cold_shim=$COLD_SHIM lru_gen=$LRU_GEN watch=$WATCH"
+	echo "watch_args=$WATCH_ARGS steps=$STEPS step_again=$STEP_AGAIN step_at=$STEP_AT"
+	echo "vec_mb=$VEC_MB cold_mb=$COLD_MB memcg_mb=$MEMCG_MB threads=$THREADS theta=$THETA"
+	echo "duration=$DURATION cold_at=$COLD_AT"
+	echo "sampler_offset_ms=$(( ${l0:-$t0} - t0 ))"
+	[ -n "$cstart" ] && echo "cold_start_ms=$(( cstart - ${l0:-$t0} ))"
+	[ -n "$cend" ] && echo "cold_end_ms=$(( cend - ${l0:-$t0} ))"
+	echo "reader_rc=$rc"
+	echo "t0_uptime_ms=$t0"
+} >"$dir/arm.env"
+[ "$rc" = 0 ] || die "arm $name: the reader failed: $(tail -n 3 "$dir/load.err")"
+[ -n "$cend" ] || die "arm $name: the cold read did not finish: $(tail -n 3 "$dir/cold.err")"
+touch "$dir/ok"
+say "arm $name done"
