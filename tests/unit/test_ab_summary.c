@@ -45,6 +45,8 @@ Test(ab_summary, recovers_after_the_cold_read)
 	near(s.worst_after, 50);
 	near(s.recovery_s, 6);		/* sample ending at 40 starts at 39 */
 	near(s.settle_s, 8);		/* <= 100/s from the sample ending at 42 */
+	near(s.tail_pct, 100);		/* samples ending 39..60: 50, then 21 x 1000 */
+	near(s.ages_per_min, 2);	/* 2 would-be agings in 60 s */
 	near(s.majflt_after, 11 * 5000 + 19 * 50);
 	near(s.gib_after, 11 * 20 / 1024.0);
 	near(s.p99_before, 2.0);
@@ -81,6 +83,7 @@ Test(ab_summary, never_recovers)
 	cr_expect(isnan(s.recovery_s), "recovery %g, expected never", s.recovery_s);
 	cr_expect(isnan(s.settle_s), "settle %g, expected never", s.settle_s);
 	near(s.majflt_after, 30 * 5000);
+	near(s.tail_pct, 5);		/* 50 reads/s to the end: the stall's tail */
 	arm_free(&r);
 }
 
@@ -95,6 +98,7 @@ Test(ab_summary, without_an_event)
 	near(s.pre_median, 1000);	/* whole run */
 	near(s.warmup_s, 6);		/* no event needed */
 	cr_expect(isnan(s.worst_after) && isnan(s.recovery_s) && isnan(s.settle_s));
+	cr_expect(isnan(s.tail_pct));
 	cr_expect_eq(s.gens_added, -1);
 	arm_free(&r);
 }
@@ -160,7 +164,7 @@ Test(ab_summary, summary_tsv)
 	f = open_memstream(&buf, &len);
 	cr_assert_eq(tsv_write_summary(f, r, 2), 0);
 	fclose(f);
-	cr_expect(strstr(buf, "\nrecover\trecover label\t1000.0\t50.0\t5.0\t6.0\t8.0\t55950\t0.215\t2.00\t2.50\tyes\t1\tdry-run\t4\t0\t2\t0\t6.0\n") != NULL,
+	cr_expect(strstr(buf, "\nrecover\trecover label\t1000.0\t50.0\t5.0\t6.0\t8.0\t55950\t0.215\t2.00\t2.50\tyes\t1\tdry-run\t4\t0\t2\t0\t6.0\t100.0\t2.00\n") != NULL,
 		  "%s", buf);
 	cr_expect(strstr(buf, "\nnever\tnever label\t1000.0\t50.0\t5.0\t-\t-\t") != NULL, "%s", buf);
 	free(buf);

@@ -68,13 +68,13 @@ void print_summary(FILE *f, const struct arm_result *r, size_t n)
 			lw = strlen(r[i].label);
 	if (lw > 40)
 		lw = 40;
-	fprintf(f, "\nsummary (reads/s; recovery to >= %g%% of the pre-event median and settle to <= %g major faults/s for %u intervals, in s after the cold read ends; warmup: s from the arm's start, cold cache, to that level)\n",
+	fprintf(f, "\nsummary (reads/s; recovery to >= %g%% of the pre-event median and settle to <= %g major faults/s for %u intervals, in s after the cold read ends; warmup: s from the arm's start, cold cache, to that level; tail%%: median from 5 s after the cold read, %% of pre; age/min: the watcher's agings, live or would-be, per minute)\n",
 		n ? r[0].params.recover_pct : 80, n ? r[0].params.settle_majflt : 100,
 		n ? r[0].params.settle_intervals : 3);
-	fprintf(f, "%-*s %11s %10s %5s %8s %7s %7s %11s %9s %9s %9s %3s %5s %-7s %6s %5s %9s\n",
-		(int)lw, "arm", "pre", "worst", "%", "recover", "settle", "warmup",
-		"majflt_aft", "GiB_aft", "p99_pre", "p99_aft", "rr", "+gens",
-		"watcher", "thrash", "age", "would_age");
+	fprintf(f, "%-*s %11s %10s %5s %5s %8s %7s %7s %11s %9s %9s %9s %3s %5s %-7s %6s %5s %9s %7s\n",
+		(int)lw, "arm", "pre", "worst", "%", "tail%", "recover", "settle",
+		"warmup", "majflt_aft", "GiB_aft", "p99_pre", "p99_aft", "rr",
+		"+gens", "watcher", "thrash", "age", "would_age", "age/min");
 	for (size_t i = 0; i < n; i++) {
 		const struct watch_counts *w = &r[i].watch;
 		bool ev = !isnan(r[i].event_start);
@@ -85,6 +85,7 @@ void print_summary(FILE *f, const struct arm_result *r, size_t n)
 		cell(f, 11, s.pre_median, 0);
 		cell(f, 10, s.worst_after, 0);
 		cell(f, 5, 100 * s.worst_after / s.pre_median, 0);
+		cell(f, 5, s.tail_pct, 0);
 		secs(f, 8, s.recovery_s, ev && !isnan(r[i].event_end));
 		secs(f, 7, s.settle_s, ev && !isnan(r[i].event_end));
 		secs(f, 7, s.warmup_s, true);
@@ -99,9 +100,11 @@ void print_summary(FILE *f, const struct arm_result *r, size_t n)
 			fprintf(f, " %5ld", s.gens_added);
 		fprintf(f, " %-7s", !w->enabled ? "off" : w->dry_run ? "dry-run" : "on");
 		if (w->enabled)
-			fprintf(f, " %6lu %5lu %9lu\n", w->thrash, w->age, w->would_age);
+			fprintf(f, " %6lu %5lu %9lu", w->thrash, w->age, w->would_age);
 		else
-			fprintf(f, " %6s %5s %9s\n", "-", "-", "-");
+			fprintf(f, " %6s %5s %9s", "-", "-", "-");
+		cell(f, 7, s.ages_per_min, 1);
+		fputc('\n', f);
 		if (r[i].note[0])
 			fprintf(f, "  note (%s): %s\n", r[i].name, r[i].note);
 	}

@@ -14,6 +14,12 @@
  *   dropped after the end).  NaN (never) if the last sample is below.
  * - settle: the same for major faults/s <= settle_majflt during
  *   settle_intervals consecutive samples (need not last to the end).
+ * - tail: the median reads/s of the samples ending from TAIL_DELAY_S
+ *   after the event end on, % of the pre-event median: how much of the
+ *   throughput an arm keeps when the working set does not fit and there
+ *   is no "recovered" point to count to.
+ * - agings per minute: the watcher's agings (decisions to age, live or
+ *   would-be) over the arm's length, from its first to its last sample.
  */
 #include <errno.h>
 #include <math.h>
@@ -203,6 +209,21 @@ static void after_event(const struct arm_result *r, struct summary *o)
 	o->gens_added = seq0 >= 0 && seq1 >= 0 ? seq1 - seq0 : -1;
 }
 
+/* The tail starts this long after the event end (the lab's definition). */
+#define TAIL_DELAY_S 5.0
+
+static double ages_per_min(const struct arm_result *r)
+{
+	double len_s;
+
+	if (!r->watch.enabled || r->n < 2)
+		return NAN;
+	len_s = r->s[r->n - 1].t - t_start(r, 0);
+	if (len_s <= 0)
+		return NAN;
+	return (r->watch.age + r->watch.would_age) * 60.0 / len_s;
+}
+
 void summarize(const struct arm_result *r, struct summary *o)
 {
 	double hi = isnan(r->event_start) ? INFINITY : r->event_start;
@@ -216,6 +237,8 @@ void summarize(const struct arm_result *r, struct summary *o)
 	o->pre_median = median_window(r, offsetof(struct sample, reads_s), lo, hi);
 	o->p99_before = median_window(r, offsetof(struct sample, p99_us), lo, hi);
 	o->warmup_s = warmup(r, o->pre_median * r->params.recover_pct / 100);
+	o->ages_per_min = ages_per_min(r);
+	o->tail_pct = NAN;
 	if (isnan(r->event_start)) {
 		o->worst_after = o->recovery_s = o->settle_s = NAN;
 		o->majflt_after = o->gib_after = o->p99_after = NAN;
@@ -232,4 +255,8 @@ void summarize(const struct arm_result *r, struct summary *o)
 				     r->event_end, INFINITY);
 	o->recovery_s = recovery(r, o->pre_median * r->params.recover_pct / 100);
 	o->settle_s = settle(r);
+	if (o->pre_median > 0)
+		o->tail_pct = 100 * median_window(r, offsetof(struct sample, reads_s),
+						  r->event_end + TAIL_DELAY_S,
+						  INFINITY) / o->pre_median;
 }

@@ -60,6 +60,11 @@ struct summary {
 	double warmup_s;	/* from the arm's start (a cold cache) to
 				   recover_pct% of pre_median; NaN: never */
 	double settle_s;	/* majflt/s settled, from event end; NaN: never */
+	double tail_pct;	/* median reads/s from tail_delay_s after the
+				   event end to the run's end, % of pre_median
+				   (the "does not fit" measure); NaN: no end */
+	double ages_per_min;	/* the watcher's agings (live or would-be) per
+				   minute of the arm; NaN: watcher off */
 	double majflt_after;	/* major faults from the event start on */
 	double gib_after;	/* GiB read from storage from the event start on */
 	double p99_before, p99_after;	/* median of per-interval p99, us */

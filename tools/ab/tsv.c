@@ -249,7 +249,7 @@ int tsv_write_summary(FILE *f, const struct arm_result *r, size_t n)
 	fputs("arm\tlabel\tpre_reads_s\tworst_reads_s\tworst_pct\trecovery_s\tsettle_s"
 	      "\tmajflt_after\tgib_read_after\tp99_before_us\tp99_after_us\trr"
 	      "\tgens_added\twatch\tthrash\tage\twould_age\tage_failed"
-	      "\twarmup_s\n", f);
+	      "\twarmup_s\ttail_pct\tages_per_min\n", f);
 	for (size_t i = 0; i < n; i++) {
 		struct summary s;
 
@@ -271,6 +271,8 @@ int tsv_write_summary(FILE *f, const struct arm_result *r, size_t n)
 			r[i].watch.dry_run ? "dry-run" : "on", r[i].watch.thrash,
 			r[i].watch.age, r[i].watch.would_age, r[i].watch.age_failed);
 		put_num(f, s.warmup_s, 1);
+		put_num(f, s.tail_pct, 1);
+		put_num(f, s.ages_per_min, 2);
 		fputc('\n', f);
 	}
 	return ferror(f) ? -1 : 0;
