@@ -26,6 +26,8 @@
 #   lab              the full five-arm lab experiment (make lab)
 #   demo             a short three-arm experiment for make demo
 #   summary RUNDIR   re-render the tables of a finished run
+#   rules            try the lru_gen rules advshim-watch relies on (make lab-rules)
+#   matrix           the demo arms on every kernel, one table (make lab-matrix)
 #
 # Environment:
 #   LAB_KERNEL=7.3|7.2|6.12|6.1  kernel series (default 6.12; 7.x from
@@ -321,9 +323,11 @@ main() {
 	probe) local k; k=$(fetch_kernel); pick_accel "$k" "$(build_initramfs "$k")" ;;
 	shell) cmd_shell ;;
 	job) cmd_job "$@" ;;
-	smoke|lab|demo|summary)
+	smoke|lab|demo|summary|rules|matrix)
 		# shellcheck source=tools/lab/experiments.sh
 		. "$LAB_SRC/experiments.sh"
+		# shellcheck source=tools/lab/matrix.sh
+		. "$LAB_SRC/matrix.sh"
 		"exp_$cmd" "$@"
 		;;
 	-h|--help|help|'') sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' ;;

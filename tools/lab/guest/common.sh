@@ -41,7 +41,7 @@ io_rbytes() {
 # or nothing when the memcg is not listed.
 lru_gen_of() {
 	awk -v path="$1" '
-		$1 == "memcg" { p = $0; sub(/^memcg +[0-9]+ /, "", p); hit = (p == path); id = $2; next }
+		$1 == "memcg" { p = $0; sub(/^memcg +[0-9]+ /, "", p); hit = (p == path); if (hit) id = $2; next }
 		$1 == "node" { node = $2; next }
 		hit && node == 0 && NF >= 4 { if (min == "") min = $1; max = $1; file += $4 }
 		END { if (min != "") print id, min, max, file }' "$LRU_GEN_FILE" 2>/dev/null
