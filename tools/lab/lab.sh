@@ -28,6 +28,8 @@
 #   summary RUNDIR   re-render the tables of a finished run
 #   rules            try the lru_gen rules advshim-watch relies on (make lab-rules)
 #   matrix           the demo arms on every kernel, one table (make lab-matrix)
+#   fixtures [DIR]   copy the kernel text of the latest rules runs and of a
+#                    matrix run into tests/fixtures/kernels/
 #
 # Environment:
 #   LAB_KERNEL=7.3|7.2|6.12|6.1  kernel series (default 6.12; 7.x from
@@ -40,7 +42,10 @@
 #   LAB_MEM_MB, LAB_SMP   guest memory and CPUs (2048, 2)
 #   LAB_ICOUNT=N          TCG virtual time: -icount shift=N (default 3);
 #                         0 = real time, multi-threaded TCG
-#   LAB_TIMEOUT=S         hard limit for one boot (per command default)
+#   LAB_TIMEOUT=S         the guest job's limit in guest seconds (per
+#                         command default); the host allows
+#                         LAB_WALL_FACTOR (4) times that in wall time
+#   LAB_HANG_S=S          kill a guest whose console is silent this long (300)
 #   LAB_REFRESH=1         re-resolve the newest kernel package version
 #   LAB_VERBOSE=1         show the whole guest console
 set -euo pipefail
@@ -62,6 +67,11 @@ LAB_VERBOSE=${LAB_VERBOSE:-0}
 # measured on a busy shared host still compare.  0 = real time with
 # multi-threaded TCG (twice the speed on 2 idle cores, noisy rates).
 LAB_ICOUNT=${LAB_ICOUNT:-3}
+# LAB_TIMEOUT (per command) is the guest's own limit for its job, in guest
+# seconds; the host kills qemu after LAB_WALL_FACTOR times that in wall
+# seconds, or when the guest console stays silent for LAB_HANG_S s.
+LAB_WALL_FACTOR=${LAB_WALL_FACTOR:-4}
+LAB_HANG_S=${LAB_HANG_S:-300}
 
 # The project's binaries the guest gets (those that exist are copied; the
 # jobs check for the ones they need and say which is missing).
@@ -212,8 +222,9 @@ run_qemu() {
 		fi
 		;;
 	esac
-	local rc=0
-	timeout -k 10 "$tmo" qemu-system-x86_64 \
+	local rc=0 wall=$((tmo * LAB_WALL_FACTOR))
+	rm -f "$rundir/hung"
+	timeout -k 10 "$wall" qemu-system-x86_64 \
 		-accel "$accel_opt" $icount -cpu "$cpu" -m "$LAB_MEM_MB" -smp "$LAB_SMP" \
 		-kernel "$kdir/vmlinuz" -initrd "$rundir/initrd" \
 		-append "console=ttyS0 panic=-1 quiet loglevel=4 lab.timeout=$tmo $(kernel_boot_args "$accel")" \
@@ -223,10 +234,17 @@ run_qemu() {
 	local qpid=$!
 	show_console "$rundir/console.raw" "$qpid" &
 	local spid=$!
+	watch_hang "$rundir" "$qpid" &
+	local hpid=$!
 	wait "$qpid" || rc=$?
+	kill "$hpid" 2>/dev/null; wait "$hpid" 2>/dev/null || true
 	wait "$spid" 2>/dev/null || true
+	if [ -f "$rundir/hung" ]; then
+		note "the guest printed nothing for $LAB_HANG_S s (it prints a line every 10 guest s): killed as hung (console: $rundir/console.raw)"
+		return 124
+	fi
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-		note "the guest did not finish within $tmo s: killed (console: $rundir/console.raw)"
+		note "the guest did not finish within $wall s wall ($LAB_WALL_FACTOR x its $tmo guest s): killed (console: $rundir/console.raw)"
 		return 124
 	fi
 	if [ "$rc" != 0 ]; then
@@ -239,6 +257,29 @@ run_qemu() {
 	[ -f "$rundir/out/status" ] ||
 		{ note "the guest job left no status (console: $rundir/console.raw)"; return 1; }
 	return "$(cat "$rundir/out/status")"
+}
+
+# watch_hang RUNDIR PID: kills PID (qemu under timeout) when the guest
+# console has not grown for LAB_HANG_S s.  Under icount a guest second
+# costs more wall time the busier the host is, so the wall-clock limit is
+# generous and a silent console is what tells a hung guest.
+watch_hang() {
+	local rundir=$1 pid=$2 last=-1 size quiet=0
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 5
+		size=$(stat -c %s "$rundir/console.raw" 2>/dev/null || echo 0)
+		if [ "$size" = "$last" ]; then
+			quiet=$((quiet + 5))
+		else
+			quiet=0
+			last=$size
+		fi
+		if [ "$quiet" -ge "$LAB_HANG_S" ]; then
+			touch "$rundir/hung"
+			kill "$pid" 2>/dev/null
+			return 0
+		fi
+	done
 }
 
 # Streams the guest console while qemu runs: lines the guest scripts mark
@@ -265,7 +306,7 @@ boot_job() {
 	accel=$(pick_accel "$kdir" "$base")
 	local how=$accel
 	[ "$accel" = tcg ] && [ "$LAB_ICOUNT" != 0 ] && how="tcg, icount shift=$LAB_ICOUNT"
-	note "booting $(cat "$kdir/version") ($how, ${LAB_SMP} CPUs, ${LAB_MEM_MB} MiB), limit ${tmo} s"
+	note "booting $(cat "$kdir/version") ($how, ${LAB_SMP} CPUs, ${LAB_MEM_MB} MiB), limit ${tmo} guest s, host load $(cut -d' ' -f1 /proc/loadavg)"
 	mkdir -p "$rundir"
 	run_qemu "$accel" "$kdir" "$base" "$rundir" "$tmo" "$@"
 }
@@ -323,7 +364,7 @@ main() {
 	probe) local k; k=$(fetch_kernel); pick_accel "$k" "$(build_initramfs "$k")" ;;
 	shell) cmd_shell ;;
 	job) cmd_job "$@" ;;
-	smoke|lab|demo|summary|rules|matrix)
+	smoke|lab|demo|summary|rules|matrix|fixtures)
 		# shellcheck source=tools/lab/experiments.sh
 		. "$LAB_SRC/experiments.sh"
 		# shellcheck source=tools/lab/matrix.sh

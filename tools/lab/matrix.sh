@@ -102,3 +102,30 @@ exp_matrix() {
 	echo "lab matrix: done in $(( $(date +%s) - start )) s wall (load now $(cut -d' ' -f1-3 /proc/loadavg)); results in $mdir"
 	return $rc
 }
+
+# fixtures [MATRIX_DIR]: copies the kernel text of the latest lab-rules run
+# of each series and of the matrix's stall (no-fix) and recovered (shim)
+# arms into tests/fixtures/kernels/SERIES/ (test_watch_kernels.c).
+exp_fixtures() {
+	local mdir=${1:-$LAB_DIR/runs/matrix-latest} k rules dst arm cell
+	for k in $LAB_MATRIX_KERNELS; do
+		rules=$LAB_DIR/runs/rules-$k-latest/out
+		[ -s "$rules/rules.tsv" ] || die "no lab-rules run of $k (make lab-rules LAB_KERNEL=$k)"
+		cell=$(ls -d "$mdir/$k"-*/ 2>/dev/null | head -n 1)
+		[ -n "$cell" ] || die "no $k run in $mdir"
+		dst=$TOP/tests/fixtures/kernels/$k
+		rm -rf "$dst"
+		mkdir -p "$dst"
+		cp "$rules/rules.tsv" "$dst/"
+		for f in version lru_gen lru_gen_full lru_gen_full.busy memory.stat enabled cgroups; do
+			cp "$rules/fixtures/$f" "$dst/$f"
+		done
+		for arm in no-fix shim; do
+			[ -d "$cell/out/arms/$arm/capture" ] || die "$cell: arm $arm captured nothing"
+			mkdir -p "$dst/$arm"
+			cp "$cell/out/arms/$arm/capture/"* "$dst/$arm/"
+		done
+		chmod -R u+w,a+r "$dst"
+		echo "fixtures: $dst ($(cat "$dst/version"))"
+	done
+}

@@ -109,7 +109,7 @@ capture_at=${CAPTURE_AT:-$((DURATION - 8))}
 
 t0=$(uptime_ms)
 {
-	printf 't_ms\treads_s\tmajflt\trefault\tactivate\trbytes\tmemcg_id\tmin_seq\tmax_seq\tgen_file_pages\tby_max_seq\n'
+	printf 't_ms\treads_s\tmajflt\trefault\tactivate\trbytes\tmemcg_id\tmin_seq\tmax_seq\tgen_file_pages\tby_max_seq\tyoung_file_pages\n'
 	next=$((t0 + 1000))
 	tick=0
 	while kill -0 "$reader" 2>/dev/null; do
@@ -131,13 +131,13 @@ t0=$(uptime_ms)
 		g=$(lru_gen_of "$cg")
 		b=-
 		[ "$BYSTANDER" = 1 ] && b=$(lru_gen_of /lab-bystander | awk '{ print $3 }')
-		set -- ${g:-- - - -}
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+		set -- ${g:-- - - - -}
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
 			$(( $(uptime_ms) - t0 )) "${r:--}" \
 			"$(memstat "$cg" pgmajfault)" \
 			"$(memstat "$cg" workingset_refault_file)" \
 			"$(memstat "$cg" workingset_activate_file)" \
-			"$(io_rbytes "$cg")" "$1" "$2" "$3" "$4" "${b:--}"
+			"$(io_rbytes "$cg")" "$1" "$2" "$3" "$4" "${b:--}" "$5"
 	done
 } >"$dir/samples.tsv" &
 sampler=$!
