@@ -28,6 +28,7 @@
 #   summary RUNDIR   re-render the tables of a finished run
 #   rules            try the lru_gen rules advshim-watch relies on (make lab-rules)
 #   matrix           the demo arms on every kernel, one table (make lab-matrix)
+#   matrix-report [DIR]  re-render a matrix run
 #   fixtures [DIR]   copy the kernel text of the latest rules runs and of a
 #                    matrix run into tests/fixtures/kernels/
 #
@@ -364,7 +365,7 @@ main() {
 	probe) local k; k=$(fetch_kernel); pick_accel "$k" "$(build_initramfs "$k")" ;;
 	shell) cmd_shell ;;
 	job) cmd_job "$@" ;;
-	smoke|lab|demo|summary|rules|matrix|fixtures)
+	smoke|lab|demo|summary|rules|matrix|matrix-report|fixtures)
 		# shellcheck source=tools/lab/experiments.sh
 		. "$LAB_SRC/experiments.sh"
 		# shellcheck source=tools/lab/matrix.sh

@@ -35,10 +35,17 @@ matrix_cell() {
 	) || rc=$?
 	printf '%s\t%s\t%d\t%s\t%s\n' "$k" "$sc" "$(( $(date +%s) - t0 ))" \
 		"$(cut -d' ' -f1-3 /proc/loadavg)" "$rc" >>"$mdir/matrix.log"
-	PLOT_TITLE="$(sed -n 's/^kernel //p' "$cell/out/guest.info" 2>/dev/null), $sc" \
-		report "$cell" >"$mdir/$k-$sc.txt" 2>&1 || rc=1
-	[ -f "$cell/plot.png" ] && cp "$cell/plot.png" "$mdir/plot-$k-$sc.png"
+	matrix_cell_report "$mdir" "$k" "$sc" || rc=1
 	echo "matrix: $k / $sc done in $(( $(date +%s) - t0 )) s (exit $rc; report $mdir/$k-$sc.txt)"
+	return $rc
+}
+
+# matrix_cell_report DIR KERNEL SCENARIO: the cell's report and plot.
+matrix_cell_report() {
+	local mdir=$1 cell=$1/$2-$3 rc=0
+	PLOT_TITLE="$(sed -n 's/^kernel //p' "$cell/out/guest.info" 2>/dev/null), $3" \
+		report "$cell" >"$mdir/$2-$3.txt" 2>&1 || rc=1
+	[ -f "$cell/plot.png" ] && cp "$cell/plot.png" "$mdir/plot-$2-$3.png"
 	return $rc
 }
 
@@ -47,24 +54,25 @@ matrix_cell() {
 matrix_table() {
 	local mdir=$1 cell k sc
 	{
-		printf 'kernel\tscenario\tarm\trecover_end_s\trecover_start_s\tworst_reads_s\tpre_reads_s\ttail_pct\tmib_after\tmajflt_after\tagings\twatch_acts\n'
+		printf 'kernel\tscenario\tarm\trecover_end_s\trecover_start_s\tworst_reads_s\tpre_reads_s\ttail_pct\tmib_after\tmajflt_after\tagings\twatch_acts\tcold_read_s\n'
 		while IFS=$(printf '\t') read -r k sc _; do
 			cell=$mdir/$k-$sc
 			[ -f "$cell/summary.tsv" ] || { printf '%s\t%s\t-\tFAILED\n' "$k" "$sc"; continue; }
 			awk -F'\t' -v k="$(sed -n 's/^kernel //p' "$cell/out/guest.info")" -v sc="$sc" '
 				NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 				$2 == "FAILED" { printf "%s\t%s\t%s\tFAILED\n", k, sc, $1; next }
-				{ printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", k, sc, $1,
+				{ printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\n", k, sc, $1,
 					$c["recover_s"], $c["recover_from_start_s"], $c["worst_reads_s"],
 					$c["pre_reads_s"], $c["tail_pct"], $c["read_mib_after"],
-					$c["majflt_after"], $c["agings"], $c["watch_acts"] }' "$cell/summary.tsv"
+					$c["majflt_after"], $c["agings"], $c["watch_acts"],
+					$c["cold_end_s"] - $c["cold_start_s"] }' "$cell/summary.tsv"
 		done <"$mdir/matrix.log"
 	} >"$mdir/matrix.tsv"
 	awk -F'\t' '
-		NR == 1 { printf "%-26s %-6s %-8s %9s %9s %9s %6s %9s %8s %7s %6s\n", "kernel", "scen.",
-			"arm", "rec@end", "rec@start", "worst/s", "tail%", "MiB after", "majflt", "agings", "watch"; next }
-		$4 == "FAILED" { printf "%-26s %-6s %-8s %9s\n", $1, $2, $3, "FAILED"; next }
-		{ printf "%-26s %-6s %-8s %9s %9s %9d %6d %9d %8d %7d %6s\n", $1, $2, $3, $4, $5, $6, $8, $9, $10, $11, $12 }' \
+		NR == 1 { printf "%-26s %-6s %-8s %6s %9s %9s %9s %6s %9s %8s %7s %6s\n", "kernel", "scen.",
+			"arm", "cold s", "rec@end", "rec@start", "worst/s", "tail%", "MiB after", "majflt", "agings", "watch"; next }
+		$4 == "FAILED" { printf "%-26s %-6s %-8s %6s %9s\n", $1, $2, $3, "", "FAILED"; next }
+		{ printf "%-26s %-6s %-8s %6s %9s %9s %9d %6s %9d %8d %7d %6s\n", $1, $2, $3, $13, $4, $5, $6, $8, $9, $10, $11, $12 }' \
 		"$mdir/matrix.tsv" >"$mdir/matrix.txt"
 }
 
@@ -88,19 +96,38 @@ exp_matrix() {
 		done < <(matrix_scenarios)
 	done
 	ln -sfn "$(basename "$mdir")" "$LAB_DIR/runs/matrix-latest"
+	matrix_print "$mdir"
+	echo "lab matrix: done in $(( $(date +%s) - start )) s wall (load now $(cut -d' ' -f1-3 /proc/loadavg)); results in $mdir"
+	return $rc
+}
+
+# matrix_print DIR: the table and its legend.
+matrix_print() {
+	local mdir=$1
 	matrix_table "$mdir"
 	echo
 	cat "$mdir/matrix.txt"
 	cat <<-'EOF'
+	  cold s: how long the cold read (40 MiB twice) took, guest s
 	  rec@end / rec@start: guest s from the end / the start of the cold read to recovery
 	    (3 intervals <= 100 major faults/s, median of 5 >= 80% of the pre-cold reads/s)
 	  worst: lowest reads/s after the cold read began; tail: median reads/s from 5 s after
-	  it to the end, % of pre; MiB after, majflt: read from disk and major faults after it
+	  it to the end, % of pre (n/a, -: the cold read ended too late in the run to judge);
+	  MiB after, majflt: read from disk and major faults after it
 	  began; agings: max_seq moves of the arm's memcg; watch: the watcher's decisions
 	EOF
 	echo "plots: $(ls "$mdir"/plot-*.png 2>/dev/null | tr '\n' ' ')"
-	echo "lab matrix: done in $(( $(date +%s) - start )) s wall (load now $(cut -d' ' -f1-3 /proc/loadavg)); results in $mdir"
-	return $rc
+	awk -F'\t' '{ printf "  boot %s / %s: %d s wall (load %s)\n", $1, $2, $3, $4 }' "$mdir/matrix.log"
+}
+
+# matrix-report [DIR]: re-renders a matrix run (reports, plots, table).
+exp_matrix-report() {
+	local mdir=${1:-$LAB_DIR/runs/matrix-latest} k sc
+	[ -f "$mdir/matrix.log" ] || die "$mdir is not a matrix run"
+	while IFS=$(printf '\t') read -r k sc _; do
+		matrix_cell_report "$mdir" "$k" "$sc" || true
+	done <"$mdir/matrix.log"
+	matrix_print "$mdir"
 }
 
 # fixtures [MATRIX_DIR]: copies the kernel text of the latest lab-rules run
