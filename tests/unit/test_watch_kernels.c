@@ -9,8 +9,9 @@
  * memcg with a process (the mm-walk rows) must parse; memory.stat must
  * carry the counters the detector needs; the two snapshots taken a second
  * apart late in the lab's stall arm (MADV_RANDOM, no fix) must be judged
- * thrash, and those of the shim arm (recovered) must not; and kver.c's
- * table must agree with what `make lab-rules` measured on that kernel.
+ * thrash where the kernel stalls (not on 6.1, which ages by itself), and
+ * those of the shim arm (recovered) must not; and kver.c's table must
+ * agree with what `make lab-rules` measured on that kernel.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -28,6 +29,17 @@
 
 static const char *const series[] = { "6.1", "6.12", "7.2", "7.3" };
 #define NR_SERIES (sizeof(series) / sizeof(series[0]))
+
+/*
+ * Whether the lab's MADV_RANDOM arm stalls on the series.  Debian's 6.1
+ * does not: its rmap still counts young PTEs of MADV_RANDOM mappings, the
+ * kernel ages by itself (61 max_seq moves in the no-fix arm) and the
+ * reader keeps 70-85% of its rate while the cold read is throttled.
+ */
+static bool stalls(const char *ser)
+{
+	return strcmp(ser, "6.1") != 0;
+}
 
 static char *fixture(const char *ser, const char *name, size_t *len)
 {
@@ -50,8 +62,8 @@ static void parse_real(const char *ser, const char *name,
 
 	memset(s, 0, sizeof(*s));
 	cr_assert_eq(lrugen_parse(buf, len, s, &err), 0,
-		     "the parser rejects real %s text (%s/%s:%d): %s",
-		     ser, FIXDIR, name, err.line, err.msg);
+		     "the parser rejects real %s text (%s/%s/%s:%d): %s",
+		     ser, FIXDIR, ser, name, err.line, err.msg);
 	free(buf);
 }
 
@@ -282,10 +294,18 @@ Test(kernels, the_stall_is_thrash)
 
 	for (i = 0; i < NR_SERIES; i++) {
 		out = judge(series[i], "no-fix");
-		cr_assert(out.thrashing && out.verdict == DET_AGE,
-			  "%s: the stall's snapshots are not judged thrash "
-			  "(%s: %s)", series[i], det_verdict_name(out.verdict),
-			  out.why ? out.why : "-");
+		if (stalls(series[i])) {
+			cr_assert(out.thrashing && out.verdict == DET_AGE,
+				  "%s: the stall's snapshots are not judged "
+				  "thrash (%s: %s)", series[i],
+				  det_verdict_name(out.verdict),
+				  out.why ? out.why : "-");
+		} else {
+			/* the kernel ages by itself: stay out of the way */
+			cr_assert(!out.thrashing && out.verdict != DET_AGE,
+				  "%s: judged thrash although the kernel "
+				  "ages by itself", series[i]);
+		}
 	}
 }
 
