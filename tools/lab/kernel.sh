@@ -153,8 +153,11 @@ priv_apt_update() {
 	# shellcheck disable=SC2046
 	apt-get -q $(priv_apt_opts) update >"$PRIV_APT/update.log" 2>&1 ||
 		die "apt-get update of $LAB_APT_SUITES from $mirror failed (for the $LAB_KERNEL kernel): $(grep -E '^(E|W):' "$PRIV_APT/update.log" | head -n 2 | tr '\n' ' ')"
-	grep -q '^E:' "$PRIV_APT/update.log" &&
-		die "apt-get update of $LAB_APT_SUITES: $(grep '^E:' "$PRIV_APT/update.log" | head -n 2 | tr '\n' ' ')"
+	# apt-get update exits 0 when a list could not be fetched
+	if grep -q -E '^E:|^W: (Failed to fetch|Some index files failed)' "$PRIV_APT/update.log"; then
+		rm -f "$PRIV_APT/.updated"
+		die "cannot fetch the package lists of $LAB_APT_SUITES from $mirror (for the $LAB_KERNEL kernel): $(grep -E '^(E|W):' "$PRIV_APT/update.log" | head -n 1)"
+	fi
 	touch "$PRIV_APT/.updated"
 }
 
