@@ -1,12 +1,50 @@
 # advshim: one non-recursive Makefile.
 #
+#   make                 build everything (libraries, programs, test programs)
+#   make check-fast      the inner loop, about a minute: build, then the unit
+#                        and integration tests (CHECK_FAST_TARGETS), two at
+#                        a time (CHECK_JOBS=2), each one's output in one
+#                        piece: common, policy and the CLI, shim unit and
+#                        integration, the JVM test, watch unit tests and
+#                        fixtures and man pages, load, ab unit, check-make.
+#                        No package install (`make deps` once), no lab,
+#                        fuzz, stress, fault injection, packaging, nor the
+#                        ab experiment in real memcgs (check-ab-host).
+#   make check           every check (CHECK_TARGETS), one after the other,
+#                        after `make deps`; includes all of check-fast
+#   make check-make      the build's own checks (below); part of both
+#
 # Each component lives in its own directory and describes itself in a
-# module.mk fragment that this file includes.  A fragment appends to:
-#   TARGETS        files built by `make` (all)
-#   CHECK_TARGETS  phony targets run (each in turn, all of them) by `make check`
-#   BENCH_TARGETS  phony targets run by `make bench`
-#   CLEAN_EXTRA    extra paths removed by `make clean`
+# module.mk fragment (*/module.mk, tools/*/module.mk, tests/*/module.mk)
+# that this file includes.  A fragment appends to:
+#   TARGETS            files built by `make` (all): programs, libraries and
+#                      the test programs its checks run
+#   CHECK_TARGETS      phony targets run (each in turn, all of them) by
+#                      `make check`
+#   CHECK_FAST_TARGETS those of its checks that belong in check-fast
+#   BENCH_TARGETS      phony targets run by `make bench`
+#   CLEAN_EXTRA        extra paths removed by `make clean`
 # and may add install rules to INSTALL_TARGETS / UNINSTALL_TARGETS.
+#
+# How a fragment is written (check-make enforces all but the third):
+#   - It works in any include order.  In targets, prerequisites and `:=`
+#     it uses only this file's variables, mk/paths.mk's (the artifacts
+#     components share: $(SHIM_LIB), $(CLI_BIN), $(LOAD_BIN), ...) and its
+#     own, defined above the use.  Another component's artifact is named
+#     through mk/paths.mk, never by a literal $(BUILD)/... path; a new
+#     shared artifact gets its line there.  Recipes and `=` variables
+#     expanded in recipes may use anything (they expand after all
+#     fragments are read).  check-make reads the fragments forwards,
+#     backwards and shuffled and wants the same make database each time.
+#   - Tests are listed, not globbed: every test source (tests/, bench/,
+#     stress/, fuzz/) is named in a fragment, so a renamed test breaks
+#     the build instead of dropping out; check-make fails on a test source
+#     no fragment names.
+#   - Unit test binaries (criterion) run through $(call criterion,...),
+#     which holds the one TSan rule (skipped, loudly, under
+#     SANITIZER=thread) and fails on a sanitizer report in their output.
+#   - A check target's file prerequisites are built by `make all` (in
+#     TARGETS), so `make check` and check-fast need no build of their own.
 
 # A release tarball (make dist) carries a VERSION file; a git tree describes
 # itself.  The file wins: inside an unpacked tarball `git describe` would
@@ -56,15 +94,31 @@ CRITERION_LIBS	:= -lcriterion
 
 TARGETS		:=
 CHECK_TARGETS	:=
+CHECK_FAST_TARGETS :=
 BENCH_TARGETS	:=
 CLEAN_EXTRA	:=
 INSTALL_TARGETS	:=
 UNINSTALL_TARGETS :=
 
-.PHONY: all check deps demo bench clean install uninstall
+# $(call criterion,NAME,TESTS[,DIR[,JOBS]]): run criterion test binaries
+# TESTS (from DIR, --jobs=JOBS, default 1) the way every check does; see
+# mk/criterion.sh.
+criterion = sh mk/criterion.sh $(if $(3),-C $(3)) $(if $(4),-j $(4)) \
+	$(1) "$(SANITIZER)" $(2)
+
+.PHONY: all check check-fast check-make mk-modules deps demo bench clean install uninstall
 all:
 
-include $(sort $(wildcard */module.mk tools/*/module.mk))
+include mk/paths.mk
+$(foreach v,$(MK_SHARED_PATHS),$(eval mk_path_$(v) := $($(v))))
+
+# The fragments, in name order; check-make reads them in other orders too
+# (MK_MODULES="..." on the command line).
+MK_MODULES	:= $(sort $(wildcard */module.mk tools/*/module.mk tests/*/module.mk))
+include $(MK_MODULES)
+
+$(foreach v,$(MK_SHARED_PATHS),$(if $(filter-out $(mk_path_$(v)),$($(v)))$(filter-out $($(v)),$(mk_path_$(v))),\
+	$(error $(v) is set in mk/paths.mk to $(mk_path_$(v)); a module.mk changed it to $($(v)))))
 
 all: $(TARGETS)
 
@@ -83,6 +137,29 @@ deps:
 check: deps
 	@$(MAKE) --no-print-directory all
 	@sh mk/run-checks.sh "$(MAKE) --no-print-directory" $(CHECK_TARGETS)
+
+# Builds everything, then runs the checks two at a time (CHECK_JOBS), each
+# check's output printed in one piece when it ends; every check runs even
+# when another failed (mk/check-fast.sh).
+CHECK_JOBS	?= 2
+check-fast:
+	@sh mk/check-fast.sh "$(MAKE) --no-print-directory" $(CHECK_JOBS) \
+		$(BUILD) $(CHECK_FAST_TARGETS)
+
+# check-fast-run/NAME: check NAME, logged under $(BUILD)/check-fast/.
+check-fast-run/%:
+	@sh mk/check-one.sh "$(MAKE) --no-print-directory" $(BUILD)/check-fast $*
+
+# The build's own rules (see the top of this file): fragments read in any
+# order give the same database, every test source is named.
+CHECK_TARGETS	+= check-make
+CHECK_FAST_TARGETS += check-make
+check-make:
+	@sh mk/check-make.sh "$(MAKE) --no-print-directory" $(MK_MODULES)
+
+# The fragments as read (mk/check-make.sh).
+mk-modules:
+	@echo $(MK_MODULES)
 
 bench: all
 	@sh mk/run-checks.sh "$(MAKE) --no-print-directory" $(BENCH_TARGETS)

@@ -1,13 +1,15 @@
 # bench/: overhead and scaling benchmarks (`make bench`), printing ratios
 # measured side by side in one run; no pass/fail on timing.
 #
-# Every bench/shim_*.c becomes $(BUILD)/bench/shim_*; other components
-# build their own bench programs from their fragments (see tools/watch)
-# and add their own bench-* target to BENCH_TARGETS.
-SHIM_BENCH_PROGS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/shim_*.c))
+# The shim's benchmark programs, each source named here, become
+# $(BUILD)/bench/NAME; other components build their own bench programs
+# from their fragments (see tools/watch) and add their own bench-* target
+# to BENCH_TARGETS.
+SHIM_BENCH_SRCS	:= bench/shim_bench.c
+SHIM_BENCH_PROGS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(SHIM_BENCH_SRCS))
 TARGETS		+= $(SHIM_BENCH_PROGS)
 
-$(BUILD)/bench/shim_%: $(OBJ)/bench/shim_%.o
+$(SHIM_BENCH_PROGS): $(BUILD)/bench/%: $(OBJ)/bench/%.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -ldl -lpthread
 

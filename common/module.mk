@@ -1,8 +1,33 @@
-# common/: small helpers shared by the tools (not by the shim's hot paths).
+# common/: the one reader of each kernel file advshim parses (lru_gen,
+# memory.stat, io.stat, /proc/PID/io, smaps), residency, whole-file reads
+# and JSON strings, shared by the tools and the tests.  Every .c here is
+# part of the library.
 COMMON_SRCS	:= $(wildcard common/*.c)
 COMMON_OBJS	:= $(COMMON_SRCS:%.c=$(OBJ)/%.o)
-COMMON_LIB	:= $(BUILD)/libadvcommon.a
 
+# Made afresh: `ar r` would keep members of removed sources.
 $(COMMON_LIB): $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
+	@rm -f $@
 	$(AR) rcs $@ $^
+
+# Unit tests, one binary; each test file is named here.
+COMMON_TEST_SRCS := tests/unit/test_common_iostat.c \
+		    tests/unit/test_common_json.c \
+		    tests/unit/test_common_lrugen.c \
+		    tests/unit/test_common_memstat.c \
+		    tests/unit/test_common_resid.c \
+		    tests/unit/test_common_smaps.c
+COMMON_TEST	:= $(BUILD)/tests/test_common
+TARGETS		+= $(COMMON_TEST)
+
+$(COMMON_TEST): $(COMMON_TEST_SRCS:%.c=$(OBJ)/%.o) $(COMMON_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CRITERION_LIBS)
+
+# Run from the top of the tree: the fixtures are read from tests/fixtures.
+.PHONY: check-common
+CHECK_TARGETS	+= check-common
+CHECK_FAST_TARGETS += check-common
+check-common: $(COMMON_TEST)
+	@$(call criterion,check-common,$(COMMON_TEST))

@@ -4,6 +4,7 @@
  *
  * Parsers in advshim take buffers; these helpers do the I/O separately so
  * tests can point every reader at a fixture tree (`root` replaces "/").
+ * No locks and no global state: safe from any thread.
  */
 #ifndef ADVSHIM_READFILE_H
 #define ADVSHIM_READFILE_H
@@ -26,7 +27,8 @@ int read_file(const char *path, char **buf, size_t *len, size_t max_len);
 int path_join(char *out, size_t size, const char *root, const char *rel);
 
 /*
- * read_file_at - read_file() of path_join(@root, @rel).
+ * read_file_at - read_file() of path_join(@root, @rel); fails as either
+ * does (ENAMETOOLONG, or read_file's errno).
  */
 int read_file_at(const char *root, const char *rel, char **buf, size_t *len,
 		 size_t max_len);

@@ -1,5 +1,5 @@
-# fuzz/: libFuzzer targets for every parser and the shim's mapping table
-# (issue 7).  Built with clang, apart from the gcc build: each target
+# fuzz/: libFuzzer targets for every parser and the shim's mapping table.
+# Built with clang, apart from the gcc build: each target
 # compiles the project sources it needs itself, with
 # -fsanitize=fuzzer-no-link,address,undefined, into $(FUZZ_DIR)/obj.
 #
@@ -27,23 +27,24 @@ FUZZ_CFLAGS	:= $(BASE_CFLAGS) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link
 FUZZ_LDFLAGS	:= $(FUZZ_SAN) -fsanitize=fuzzer
 
 # Project sources per target (paths from the repo root).
-FUZZ_POLICY_SRCS := $(sort $(wildcard policy/*.c)) common/readfile.c
+FUZZ_POLICY_SRCS := $(sort $(wildcard policy/*.c)) common/readfile.c \
+		    common/confcheck.c
 FUZZ_SRCS_fuzz_policy_parse := fuzz/fuzz_policy_parse.c $(FUZZ_POLICY_SRCS)
 FUZZ_SRCS_fuzz_policy_match := fuzz/fuzz_policy_match.c $(FUZZ_POLICY_SRCS)
 FUZZ_SRCS_fuzz_maptable	:= fuzz/fuzz_maptable.c shim/maptable.c \
 			   fuzz/slab_checked.c
-FUZZ_SRCS_fuzz_lrugen	:= fuzz/fuzz_lrugen.c tools/watch/lrugen.c \
-			   tools/ab/kparse.c
-FUZZ_SRCS_fuzz_memstat	:= fuzz/fuzz_memstat.c fuzz/ab_memstat.c tools/watch/memstat.c \
-			   tools/ab/kparse.c
-FUZZ_SRCS_fuzz_ab_exp	:= fuzz/fuzz_ab_exp.c tools/ab/exp_parse.c \
-			   tools/ab/exp_subst.c $(FUZZ_POLICY_SRCS)
+FUZZ_SRCS_fuzz_lrugen	:= fuzz/fuzz_lrugen.c common/lrugen.c
+FUZZ_SRCS_fuzz_memstat	:= fuzz/fuzz_memstat.c common/memstat.c \
+			   common/iostat.c common/smaps.c
+FUZZ_SRCS_fuzz_ab_exp	:= fuzz/fuzz_ab_exp.c tools/ab/exp_parse.c tools/ab/exp_get.c \
+			   tools/ab/exp_arm.c tools/ab/exp_subst.c $(FUZZ_POLICY_SRCS)
+FUZZ_SRCS_fuzz_cgroup	:= fuzz/fuzz_cgroup.c common/cgroup.c shim/adapt.c
 FUZZ_LIBS_fuzz_policy_parse := $(CONFIG_LIBS)
 FUZZ_LIBS_fuzz_policy_match := $(CONFIG_LIBS)
 FUZZ_LIBS_fuzz_ab_exp	:= $(CONFIG_LIBS)
 
 FUZZ_ALL	:= fuzz_policy_parse fuzz_policy_match fuzz_maptable \
-		   fuzz_lrugen fuzz_memstat fuzz_ab_exp
+		   fuzz_lrugen fuzz_memstat fuzz_ab_exp fuzz_cgroup
 FUZZ_TARGETS	?= $(FUZZ_ALL)
 # Only targets whose every source exists can be built.
 FUZZ_BUILDABLE	:= $(foreach t,$(FUZZ_ALL),$(if $(filter-out $(wildcard $(FUZZ_SRCS_$(t))),$(FUZZ_SRCS_$(t))),,$(t)))

@@ -28,9 +28,7 @@ DOCDIR		= $(DATADIR)/doc/advshim
 EXPERIMENTSDIR	= $(DATADIR)/advshim/experiments
 
 # What ships.  Sources stay where their owners keep them.
-PKG_ARTIFACTS	:= $(BUILD)/libadvshim.so $(BUILD)/advshim \
-		   $(BUILD)/advshim-watch $(BUILD)/advshim-load \
-		   $(BUILD)/advshim-ab
+PKG_ARTIFACTS	:= $(SHIM_LIB) $(CLI_BIN) $(WATCH_BIN) $(LOAD_BIN) $(AB_BIN)
 PKG_MAN1	:= docs/man/advshim.1 tools/load/advshim-load.1 \
 		   tools/ab/advshim-ab.1
 PKG_MAN5	:= docs/man/advshim.conf.5
@@ -107,10 +105,9 @@ pkg-install-files: pkg-missing $(PKG_UNIT)
 		$(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 \
 		$(DESTDIR)$(DOCDIR) $(DESTDIR)$(EXPERIMENTSDIR)
-	$(INSTALL_DATA) $(BUILD)/libadvshim.so $(DESTDIR)$(LIBDIR)/libadvshim.so
-	$(INSTALL_PROG) $(BUILD)/advshim $(BUILD)/advshim-load \
-		$(BUILD)/advshim-ab $(DESTDIR)$(BINDIR)/
-	$(INSTALL_PROG) $(BUILD)/advshim-watch $(DESTDIR)$(SBINDIR)/advshim-watch
+	$(INSTALL_DATA) $(SHIM_LIB) $(DESTDIR)$(LIBDIR)/libadvshim.so
+	$(INSTALL_PROG) $(CLI_BIN) $(LOAD_BIN) $(AB_BIN) $(DESTDIR)$(BINDIR)/
+	$(INSTALL_PROG) $(WATCH_BIN) $(DESTDIR)$(SBINDIR)/advshim-watch
 	$(INSTALL_DATA) $(PKG_UNIT) $(DESTDIR)$(SYSTEMDUNITDIR)/advshim-watch.service
 	$(INSTALL_DATA) $(PKG_MAN1) $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL_DATA) $(PKG_MAN5) $(DESTDIR)$(MANDIR)/man5/
@@ -204,12 +201,9 @@ dist:
 # --- tests ------------------------------------------------------------------
 # Each part runs even when an earlier one failed; the target fails if any did.
 PKG_TEST_DIR	:= tests/integration/packaging
-# The shim's integration test program (shim/module.mk builds it): maps a
-# file, advises it, prints each page's VmFlags advice (p0=rr ...).
-PKG_ADVPROG	:= $(BUILD)/tests/shim/advprog
-
-check-examples: $(BUILD)/advshim $(BUILD)/advshim-watch $(BUILD)/advshim-ab \
-		$(BUILD)/libadvshim.so $(PKG_ADVPROG)
+# The shim's integration test program $(SHIM_ADVPROG) maps a file, advises
+# it, prints each page's VmFlags advice (p0=rr ...).
+check-examples: $(CLI_BIN) $(WATCH_BIN) $(AB_BIN) $(SHIM_LIB) $(SHIM_ADVPROG)
 	@sh $(PKG_TEST_DIR)/check-examples.sh $(BUILD)
 
 check-man:
@@ -225,9 +219,10 @@ check-dist:
 # plain build of the same test program (a sanitized one would need its
 # runtime preloaded ahead of the package's library).
 PKG_ADVPROG_PLAIN := $(BUILD)/tests/packaging/advprog-plain
-$(PKG_ADVPROG_PLAIN): tests/integration/shim/advprog.c tests/integration/shim/vmflags.h
+$(PKG_ADVPROG_PLAIN): tests/integration/shim/advprog.c tests/integration/shim/vmflags.h \
+		      common/smaps.c common/smaps.h
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(CPPFLAGS) -o $@ $< $(LDFLAGS) -ldl -lpthread
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) $(CPPFLAGS) -o $@ $< common/smaps.c $(LDFLAGS) -ldl -lpthread
 
 check-deb: $(PKG_ADVPROG_PLAIN)
 	@sh $(PKG_TEST_DIR)/check-deb.sh "$(MAKE) --no-print-directory" $(BUILD) $(PKG_ADVPROG_PLAIN)

@@ -44,16 +44,27 @@ int adv_kind_parse(const char *name, enum adv_kind *kind)
 	return -1;
 }
 
+/* Each kind's value per family; -1: the family has no such advice. */
+static const struct {
+	int madv;
+	int fadv;
+} kind_values[ADV_NR_KINDS] = {
+	[ADV_NORMAL] = { MADV_NORMAL, POSIX_FADV_NORMAL },
+	[ADV_RANDOM] = { MADV_RANDOM, POSIX_FADV_RANDOM },
+	[ADV_SEQUENTIAL] = { MADV_SEQUENTIAL, POSIX_FADV_SEQUENTIAL },
+	[ADV_WILLNEED] = { MADV_WILLNEED, POSIX_FADV_WILLNEED },
+	[ADV_DONTNEED] = { MADV_DONTNEED, POSIX_FADV_DONTNEED },
+	[ADV_NOREUSE] = { -1, POSIX_FADV_NOREUSE },
+	[ADV_OTHER] = { -1, -1 },
+};
+
 const char *adv_family_name(enum adv_family family)
 {
-	switch (family) {
-	case ADV_FAMILY_MADVISE:
+	if (family == ADV_FAMILY_MADVISE)
 		return "madvise";
-	case ADV_FAMILY_FADVISE:
+	if (family == ADV_FAMILY_FADVISE)
 		return "fadvise";
-	default:
-		return "?";
-	}
+	return "?";
 }
 
 bool adv_family_has(enum adv_family family, enum adv_kind kind)
@@ -65,78 +76,37 @@ bool adv_family_has(enum adv_family family, enum adv_kind kind)
 	return family == ADV_FAMILY_MADVISE || family == ADV_FAMILY_FADVISE;
 }
 
+/* kind_of - the kind whose value in one family (@fadv or not) is @advice. */
+static enum adv_kind kind_of(int advice, bool fadv)
+{
+	int k;
+
+	for (k = 0; advice >= 0 && k < ADV_NR_KINDS; k++)
+		if ((fadv ? kind_values[k].fadv : kind_values[k].madv) == advice)
+			return (enum adv_kind)k;
+	return ADV_OTHER;
+}
+
 enum adv_kind adv_from_madvise(int advice)
 {
-	switch (advice) {
-	case MADV_NORMAL:
-		return ADV_NORMAL;
-	case MADV_RANDOM:
-		return ADV_RANDOM;
-	case MADV_SEQUENTIAL:
-		return ADV_SEQUENTIAL;
-	case MADV_WILLNEED:
-		return ADV_WILLNEED;
-	case MADV_DONTNEED:
-		return ADV_DONTNEED;
-	default:
-		return ADV_OTHER;
-	}
+	return kind_of(advice, false);
 }
 
 enum adv_kind adv_from_fadvise(int advice)
 {
-	switch (advice) {
-	case POSIX_FADV_NORMAL:
-		return ADV_NORMAL;
-	case POSIX_FADV_RANDOM:
-		return ADV_RANDOM;
-	case POSIX_FADV_SEQUENTIAL:
-		return ADV_SEQUENTIAL;
-	case POSIX_FADV_WILLNEED:
-		return ADV_WILLNEED;
-	case POSIX_FADV_DONTNEED:
-		return ADV_DONTNEED;
-	case POSIX_FADV_NOREUSE:
-		return ADV_NOREUSE;
-	default:
-		return ADV_OTHER;
-	}
+	return kind_of(advice, true);
 }
 
 int adv_to_madvise(enum adv_kind kind)
 {
-	switch (kind) {
-	case ADV_NORMAL:
-		return MADV_NORMAL;
-	case ADV_RANDOM:
-		return MADV_RANDOM;
-	case ADV_SEQUENTIAL:
-		return MADV_SEQUENTIAL;
-	case ADV_WILLNEED:
-		return MADV_WILLNEED;
-	case ADV_DONTNEED:
-		return MADV_DONTNEED;
-	default:
+	if ((unsigned int)kind >= ADV_NR_KINDS)
 		return -1;
-	}
+	return kind_values[kind].madv;
 }
 
 int adv_to_fadvise(enum adv_kind kind)
 {
-	switch (kind) {
-	case ADV_NORMAL:
-		return POSIX_FADV_NORMAL;
-	case ADV_RANDOM:
-		return POSIX_FADV_RANDOM;
-	case ADV_SEQUENTIAL:
-		return POSIX_FADV_SEQUENTIAL;
-	case ADV_WILLNEED:
-		return POSIX_FADV_WILLNEED;
-	case ADV_DONTNEED:
-		return POSIX_FADV_DONTNEED;
-	case ADV_NOREUSE:
-		return POSIX_FADV_NOREUSE;
-	default:
+	if ((unsigned int)kind >= ADV_NR_KINDS)
 		return -1;
-	}
+	return kind_values[kind].fadv;
 }

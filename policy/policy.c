@@ -118,82 +118,111 @@ static int io_error(struct policy_error *err, const char *path,
 }
 
 /*
- * read_policy - the whole of @path, NUL-terminated, in a malloc'd buffer.
- * Plain open/read rather than stdio: the shim calls this from its
- * constructor.  Reads to EOF instead of trusting st_size (the file may be
- * rewritten meanwhile), growing the buffer up to POLICY_MAX_BYTES.
+ * open_policy - open @path for reading if it is a regular file, its size
+ * in *size.  O_NONBLOCK: opening a FIFO would otherwise wait for a writer,
+ * in the constructor of every process (it has no effect on the reads of a
+ * regular file).  Returns the descriptor, or -1 with *err filled.
  */
-static int read_policy(const char *path, char **out, struct policy_error *err)
+static int open_policy(const char *path, size_t *size,
+		       struct policy_error *err)
 {
-	size_t len = 0, cap;
 	struct stat st;
-	char *buf, *nbuf;
-	ssize_t n;
 	int fd, e;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return io_error(err, path, "cannot open", errno);
 	if (fstat(fd, &st) < 0) {
 		e = errno;
-		goto fail;
+		close(fd);
+		return io_error(err, path, "cannot read", e);
 	}
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		return io_error(err, path, S_ISDIR(st.st_mode) ?
-				"cannot read" : "not a regular file",
-				S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
+		if (S_ISDIR(st.st_mode))
+			return io_error(err, path, "cannot read", EISDIR);
+		return io_error(err, path, "not a regular file", EINVAL);
 	}
-	cap = (size_t)st.st_size + 1;
-	if (cap > POLICY_MAX_BYTES + 1)
-		cap = POLICY_MAX_BYTES + 1;
+	*size = (size_t)st.st_size;
+	return fd;
+}
+
+/*
+ * read_fd - @fd to EOF into a malloc'd NUL-terminated buffer of at first
+ * @cap bytes, growing it as needed (st_size is only a hint: the file may
+ * be rewritten meanwhile).  Returns 0 with *out and *len set, or an errno
+ * value: EFBIG past POLICY_MAX_BYTES, ENOMEM, or read(2)'s.
+ */
+static int read_fd(int fd, size_t cap, char **out, size_t *len)
+{
+	/* room for one byte too many, and the NUL */
+	const size_t max_cap = POLICY_MAX_BYTES + 2;
+	char *buf, *nbuf;
+	size_t used = 0;
+	ssize_t n;
+	int e;
+
+	cap = cap < max_cap ? cap : max_cap;
 	buf = malloc(cap);
-	if (!buf) {
-		e = ENOMEM;
-		goto fail;
-	}
-	for (;;) {
-		if (len + 1 == cap) {
-			if (cap > POLICY_MAX_BYTES) {
-				free(buf);
-				close(fd);
-				return io_error(err, path, "larger than 1 MiB",
-						EFBIG);
+	for (e = buf ? 0 : ENOMEM; !e; used += (size_t)n) {
+		if (used + 1 == cap) {
+			if (cap == max_cap) {
+				e = EFBIG;
+				break;
 			}
-			cap = cap * 2 > POLICY_MAX_BYTES + 1 ?
-				POLICY_MAX_BYTES + 1 : cap * 2;
+			cap = cap * 2 < max_cap ? cap * 2 : max_cap;
 			nbuf = realloc(buf, cap);
 			if (!nbuf) {
-				free(buf);
 				e = ENOMEM;
-				goto fail;
+				break;
 			}
 			buf = nbuf;
 		}
-		n = read(fd, buf + len, cap - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
+		do {
+			n = read(fd, buf + used, cap - 1 - used);
+		} while (n < 0 && errno == EINTR);
+		if (n < 0)
 			e = errno;
-			free(buf);
-			goto fail;
-		}
-		if (n == 0)
+		if (n <= 0)
 			break;
-		len += (size_t)n;
 	}
+	if (e) {
+		free(buf);
+		return e;
+	}
+	buf[used] = '\0';
+	*out = buf;
+	*len = used;
+	return 0;
+}
+
+/*
+ * read_policy - the whole of @path, NUL-terminated, in a malloc'd buffer.
+ * Plain open/read rather than stdio: the shim calls this from its
+ * constructor.  Returns 0, or -1 with *err filled and errno set.
+ */
+static int read_policy(const char *path, char **out, struct policy_error *err)
+{
+	size_t size = 0, len = 0;
+	char *buf;
+	int fd, e;
+
+	fd = open_policy(path, &size, err);
+	if (fd < 0)
+		return -1;
+	e = read_fd(fd, size + 1, &buf, &len);
 	close(fd);
+	if (e == EFBIG)
+		return io_error(err, path, "larger than 1 MiB", EFBIG);
+	if (e)
+		return io_error(err, path, "cannot read", e);
 	if (memchr(buf, '\0', len)) {
 		free(buf);
 		return io_error(err, path, "not a text file (contains NUL "
 				"bytes)", EINVAL);
 	}
-	buf[len] = '\0';
 	*out = buf;
 	return 0;
-fail:
-	close(fd);
-	return io_error(err, path, "cannot read", e);
 }
 
 int policy_load_file(const char *path, struct policy **out,

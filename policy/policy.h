@@ -11,6 +11,9 @@
  * Matching: rules are tried in order, the first rule whose `match` globs
  * accept the path wins.  A path matched by no rule passes through (NULL).
  * A matching rule with no action for an advice keeps that advice.
+ *
+ * libadvshim.so links this library (and common/confcheck.o) statically:
+ * nothing here may block, exit or keep global state.
  */
 #ifndef ADVSHIM_POLICY_H
 #define ADVSHIM_POLICY_H
@@ -97,59 +100,39 @@ struct policy_error {
 /* The embedded default policy's text (MADV_RANDOM on files -> normal). */
 extern const char policy_default_text[];
 
+/* ---- loading (any thread; allocates; the result is then read-only) ---- */
+
 /*
- * policy_parse_buffer - parse policy text.  @name is used in errors.
- * Returns 0 and sets *out, or -1 and fills *err.
+ * policy_parse_buffer - parse policy text @buf; @name is used in errors.
+ * Returns 0 and sets *out, or -1 and fills *err (when non-NULL) with
+ * FILE:LINE (line >= 1) and the first problem; *out is then untouched.
  */
 int policy_parse_buffer(const char *buf, const char *name,
 			struct policy **out, struct policy_error *err);
 
-/* policy_load_file - read @path and parse it; -1 + *err on any failure. */
+/*
+ * policy_load_file - read @path (a regular text file of at most 1 MiB,
+ * opened without blocking) and parse it.  Plain open/read: safe in a
+ * library constructor.  Returns 0, or -1 with *err filled: line 0 and
+ * errno set when the file cannot be read, else as policy_parse_buffer().
+ */
 int policy_load_file(const char *path, struct policy **out,
 		     struct policy_error *err);
 
 /* policy_load_default - parse the embedded default; only fails on ENOMEM. */
 int policy_load_default(struct policy **out, struct policy_error *err);
 
+/* policy_free - free @p and everything it holds (NULL is fine). */
 void policy_free(struct policy *p);
 
-/* policy_match - first rule matching @path, or NULL (pass through). */
-const struct policy_rule *policy_match(const struct policy *p,
-				       const char *path);
-
-/* policy_decide - the action of @rule (may be NULL: keep) for an advice. */
-struct adv_action policy_decide(const struct policy_rule *rule,
-				enum adv_family family, enum adv_kind kind);
-
-/* policy_selects_process - true if the policy acts in executable @exe. */
-bool policy_selects_process(const struct policy *p, const char *exe);
-
-/* policy_print - the effective rules, as `advshim check` shows them. */
-void policy_print(const struct policy *p, FILE *f);
+/* ---- lookups: no allocation, no locks, any number of threads ---- */
 
 /*
- * Globs: `*` and `?` stay inside one path component, `**` as a whole
- * component crosses any number of them, [...] classes as in fnmatch.
- * glob_validate returns 0, or -1 with *why set to a static message.
+ * policy_match - the first rule whose globs accept absolute @path, or NULL
+ * (pass through; also for a NULL @p or @path).
  */
-bool glob_match(const char *pattern, const char *path);
-int glob_validate(const char *pattern, const char **why);
-
-/* Advice names and numeric conversions (Linux values). */
-const char *adv_kind_name(enum adv_kind kind);
-int adv_kind_parse(const char *name, enum adv_kind *kind);	/* 0 / -1 */
-enum adv_kind adv_from_madvise(int advice);	/* MADV_* == POSIX_MADV_* */
-enum adv_kind adv_from_fadvise(int advice);	/* POSIX_FADV_* */
-int adv_to_madvise(enum adv_kind kind);		/* -1 if none */
-int adv_to_fadvise(enum adv_kind kind);		/* -1 if none */
-
-/* --- Additions (policy/ engineer); everything above is the frozen contract. */
-
-/* adv_family_name - "madvise" or "fadvise" (the key names in the config). */
-const char *adv_family_name(enum adv_family family);
-
-/* adv_family_has - true if @family has advice @kind (NOREUSE: fadvise only). */
-bool adv_family_has(enum adv_family family, enum adv_kind kind);
+const struct policy_rule *policy_match(const struct policy *p,
+				       const char *path);
 
 /*
  * policy_match_glob - policy_match() that also says which glob fired:
@@ -160,10 +143,75 @@ const struct policy_rule *policy_match_glob(const struct policy *p,
 					    const char *path, size_t *glob);
 
 /*
- * adv_action_format - "keep", "skip" or "rewrite to NAME" into @buf
- * (size @size, truncated, always NUL-terminated).  Returns @buf.
+ * policy_decide - the action of @rule for advice @kind of @family; keep
+ * for a NULL @rule or values out of range.
  */
-char *adv_action_format(struct adv_action a, char *buf, size_t size);
+struct adv_action policy_decide(const struct policy_rule *rule,
+				enum adv_family family, enum adv_kind kind);
+
+/*
+ * policy_selects_process - true if the policy acts in executable @exe (its
+ * base name); with no `processes` list, in every one (@exe may be NULL).
+ */
+bool policy_selects_process(const struct policy *p, const char *exe);
+
+/*
+ * glob_match - whether @pattern accepts @path.  `*` and `?` stay inside
+ * one path component, `**` as a whole component crosses any number of
+ * them, [...] classes as in fnmatch.  Allocates nothing, never recurses:
+ * safe inside an allocator's mmap.
+ */
+bool glob_match(const char *pattern, const char *path);
+
+/*
+ * glob_validate - 0 if @pattern is a well-formed glob, or -1 with *why set
+ * to a static message (unbalanced '[', a trailing '\', ...).
+ */
+int glob_validate(const char *pattern, const char **why);
+
+/*
+ * glob_matches_everything - true if @pattern matches every absolute path
+ * (only `**` components, after an optional leading slash): later rules can
+ * then never match.
+ */
+bool glob_matches_everything(const char *pattern);
+
+/* ---- advice names and numbers (Linux values; pure functions) ---- */
+
+/* adv_kind_name - "normal", ..., "others" (also for values out of range). */
+const char *adv_kind_name(enum adv_kind kind);
+
+/* adv_kind_parse - the kind named @name: 0, or -1 for an unknown name. */
+int adv_kind_parse(const char *name, enum adv_kind *kind);
+
+/* adv_from_madvise - MADV_* (== POSIX_MADV_* for 0..4); ADV_OTHER else. */
+enum adv_kind adv_from_madvise(int advice);
+
+/* adv_from_fadvise - POSIX_FADV_*; ADV_OTHER for anything else. */
+enum adv_kind adv_from_fadvise(int advice);
+
+/* adv_to_madvise - the MADV_* value of @kind, or -1 if it has none. */
+int adv_to_madvise(enum adv_kind kind);
+
+/* adv_to_fadvise - the POSIX_FADV_* value of @kind, or -1 if none. */
+int adv_to_fadvise(enum adv_kind kind);
+
+/* adv_family_name - "madvise" or "fadvise" (the key names in the config). */
+const char *adv_family_name(enum adv_family family);
+
+/* adv_family_has - true if @family has advice @kind (NOREUSE: fadvise only). */
+bool adv_family_has(enum adv_family family, enum adv_kind kind);
+
+/* policy_log_level_name - "off", "warn", "info" or "debug" ("?" else). */
+const char *policy_log_level_name(enum policy_log_level level);
+
+/* policy_log_level_parse - the inverse: 0, or -1 for an unknown name. */
+int policy_log_level_parse(const char *name, enum policy_log_level *level);
+
+/* ---- printing (`advshim check` and `advshim explain`) ---- */
+
+/* policy_print - the effective rules as a table on @f (NULL: nothing). */
+void policy_print(const struct policy *p, FILE *f);
 
 /*
  * policy_print_rule - one rule's block of policy_print(): name, source
@@ -176,17 +224,10 @@ void policy_print_rule(const struct policy *p, const struct policy_rule *rule,
 void policy_print_actions(const struct policy_rule *rule, FILE *f);
 
 /*
- * glob_matches_everything - true if @pattern matches every absolute path
- * (only `**` components, after an optional leading slash): later rules can
- * then never match.
+ * adv_action_format - "keep", "skip" or "rewrite to NAME" into @buf
+ * (size @size, truncated, always NUL-terminated).  Returns @buf.
  */
-bool glob_matches_everything(const char *pattern);
-
-/* policy_log_level_name - "off", "warn", "info" or "debug". */
-const char *policy_log_level_name(enum policy_log_level level);
-
-/* policy_log_level_parse - the inverse: 0, or -1 for an unknown name. */
-int policy_log_level_parse(const char *name, enum policy_log_level *level);
+char *adv_action_format(struct adv_action a, char *buf, size_t size);
 
 /*
  * policy_error_format - "FILE:LINE: message" (or "FILE: message" when no

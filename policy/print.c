@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "common/confcheck.h"
 #include "policy/policy.h"
 
 char *adv_action_format(struct adv_action a, char *buf, size_t size)
@@ -33,11 +34,8 @@ char *policy_error_format(const struct policy_error *err, char *buf,
 		return buf;
 	if (!err)
 		snprintf(buf, size, "unknown error");
-	else if (err->line > 0)
-		snprintf(buf, size, "%s:%d: %s", err->file, err->line,
-			 err->msg);
 	else
-		snprintf(buf, size, "%s: %s", err->file, err->msg);
+		conf_error_text(buf, size, err->file, err->line, err->msg);
 	return buf;
 }
 

@@ -25,30 +25,21 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "shim/shim.h"
-
-#define PAGE_MASK_	((uintptr_t)4095)
-#define SKIP		(-1)
+#include "shim/view.h"
 
 struct pending {
 	uintptr_t start, end;
-	int advice;		/* SKIP: issue nothing */
+	int advice;		/* ADV_SKIP: issue nothing */
 };
 
 struct walk {
+	struct adv_call call;	/* the caller's advice, for decide() */
 	void *addr;		/* the caller's arguments */
 	size_t len;
-	int advice;
-	enum adv_kind kind;
 	bool posix;
 	struct pending cur;
 	bool saw_hole;
 };
-
-static const char *api_name(const struct walk *w)
-{
-	return w->posix ? "posix_madvise" : "madvise";
-}
 
 /* Issue one merged piece; returns 0 or an error number. */
 static int issue(struct walk *w, const struct pending *p)
@@ -57,10 +48,10 @@ static int issue(struct walk *w, const struct pending *p)
 	size_t l = p->end - p->start;
 	int r;
 
-	if (p->advice == SKIP)
+	if (p->advice == ADV_SKIP)
 		return 0;
-	if (a == w->addr && p->advice == w->advice &&
-	    p->end == (uintptr_t)w->addr + (((uintptr_t)w->len + PAGE_MASK_) & ~PAGE_MASK_))
+	if (a == w->addr && p->advice == w->call.advice &&
+	    p->end == (uintptr_t)w->addr + page_up(w->len))
 		l = w->len;	/* exactly the caller's call */
 	if (w->posix)
 		return call_posix_madvise(a, l, p->advice);
@@ -101,48 +92,15 @@ static int add_piece(struct walk *w, uintptr_t s, uintptr_t e, int advice)
 }
 
 /*
- * The advice to issue for a piece of @f (NULL: a file with no cached
- * entry, @rule from policy_match), counting and logging what happens.
- * Call with shim.lock held (either mode) when @f is non-NULL.
+ * The advice to issue for the piece [s, e) of a file (@f: its cache
+ * entry, or NULL when it has none), counted and logged.  shim.lock held
+ * (either mode) when @f is non-NULL.
  */
-static int decide(struct walk *w, struct shim_file *f,
-		  const struct policy_rule *rule, const char *path,
-		  uintptr_t s, uintptr_t e)
+static int decide_piece(struct walk *w, struct shim_file *f,
+			const struct policy_rule *rule, const char *path,
+			uintptr_t s, uintptr_t e)
 {
-	struct adv_action a = policy_decide(rule, ADV_FAMILY_MADVISE, w->kind);
-	int to = w->advice;
-	char what[64];
-
-	if (a.act == ADV_ACT_REWRITE) {
-		to = adv_to_madvise(a.to);
-		if (to < 0)
-			to = w->advice;
-	}
-	if (a.act == ADV_ACT_SKIP)
-		to = SKIP;
-	if (to == w->advice) {
-		STAT_INC(kept);
-	} else {
-		if (to == SKIP)
-			STAT_INC(skipped);
-		else
-			STAT_INC(rewritten);
-		if (!f || (!__atomic_load_n(&f->logged, __ATOMIC_RELAXED) &&
-			   !__atomic_exchange_n(&f->logged, 1, __ATOMIC_RELAXED)))
-			shim_log(POLICY_LOG_INFO, "%s %s: %s -> %s (%s)",
-				 to == SKIP ? "skip" : "rewrite", path,
-				 adv_kind_name(w->kind),
-				 to == SKIP ? "nothing" : adv_kind_name(a.to),
-				 rule ? rule->name : "-");
-	}
-	if (shim.log_level >= POLICY_LOG_DEBUG) {
-		adv_action_format(a, what, sizeof(what));
-		shim_log(POLICY_LOG_DEBUG, "%s(%#lx, %lu, %s) %s: %s (%s)",
-			 api_name(w), (unsigned long)s, (unsigned long)(e - s),
-			 adv_kind_name(w->kind), path, what,
-			 rule ? rule->name : "no rule");
-	}
-	return to;
+	return decide(&w->call, f, rule, path, (long long)s, (long long)(e - s));
 }
 
 /* A piece the table does not know: ask the kernel what is at @pos. */
@@ -159,23 +117,23 @@ static int resolve_gap(struct walk *w, uintptr_t pos, uintptr_t gap_end,
 
 	if (kview_query(pos, &v) || v.start >= gap_end) {
 		*next = gap_end;	/* a hole: the kernel says ENOMEM */
-		return add_piece(w, pos, gap_end, w->advice);
+		return add_piece(w, pos, gap_end, w->call.advice);
 	}
 	if (v.start > pos) {
 		*next = v.start;
-		return add_piece(w, pos, v.start, w->advice);
+		return add_piece(w, pos, v.start, w->call.advice);
 	}
 	e = v.end < gap_end ? v.end : gap_end;
 	*next = e;
 	shim_log(POLICY_LOG_DEBUG, "kernel view: %#lx-%#lx %s", (unsigned long)v.start,
 		 (unsigned long)v.end, v.path[0] ? v.path : "[anonymous]");
 	if (!v.ino || v.path[0] != '/')
-		return add_piece(w, pos, e, w->advice);		/* anonymous */
+		return add_piece(w, pos, e, w->call.advice);		/* anonymous */
 	del = strstr(v.path, " (deleted)");
 	shim_rdlock();
 	f = files_find(v.dev, v.ino);
 	if (f) {
-		to = decide(w, f, f->rule, f->path, pos, e);
+		to = decide_piece(w, f, f->rule, f->path, pos, e);
 		shim_unlock();
 		return add_piece(w, pos, e, to);
 	}
@@ -183,50 +141,13 @@ static int resolve_gap(struct walk *w, uintptr_t pos, uintptr_t gap_end,
 	/* Regular files only (not /dev/zero, sockets, deleted files). */
 	if (del || syscall(SYS_stat, v.path, &st) || !S_ISREG(st.st_mode) ||
 	    st.st_ino != v.ino || st.st_dev != v.dev)
-		return add_piece(w, pos, e, w->advice);
+		return add_piece(w, pos, e, w->call.advice);
 	rule = policy_match(shim.policy, v.path);
 	shim_wrlock();
-	f = files_find(v.dev, v.ino);
-	if (!f)
-		f = files_add(&st, v.path, rule);
-	to = decide(w, f, f ? f->rule : rule, f ? f->path : v.path, pos, e);
+	f = files_store(&st, v.path, rule);
+	to = decide_piece(w, f, f ? f->rule : rule, f ? f->path : v.path, pos, e);
 	shim_unlock();
 	return add_piece(w, pos, e, to);
-}
-
-/*
- * This thread's finger: the leaf of its last table hit, valid while the
- * table generation is unchanged (then the leaf is still in the table,
- * unmodified).  The per-thread hint (shim.h) answers for the same range
- * again; mappings made or advised together sit side by side in the
- * address space, so the finger answers for the ~80 ranges around it by
- * searching one leaf (two cache lines) instead of descending the tree.
- */
-static __thread struct {
-	unsigned long gen;
-	const struct mt_node *leaf;
-} finger __attribute__((tls_model("initial-exec")));
-
-/* The range containing @pos (lock held, either mode), or the next one. */
-static const struct map_node *table_find(uintptr_t pos)
-{
-	const struct map_node *n = hint_get(pos);
-	const struct mt_node *leaf;
-
-	if (n)
-		return n;
-	if (finger.gen == shim.table_gen) {
-		n = maptable_leaf_find(finger.leaf, pos);
-		if (n)
-			return n;
-	}
-	n = maptable_next_leaf(&shim.table, pos, &leaf);
-	if (n && n->start <= pos) {
-		hint_set(n);
-		finger.gen = shim.table_gen;
-		finger.leaf = leaf;
-	}
-	return n;
 }
 
 /* The next piece starting at @pos; sets *next past it. */
@@ -234,15 +155,17 @@ static int next_piece(struct walk *w, uintptr_t pos, uintptr_t end,
 		      uintptr_t *next)
 {
 	const struct map_node *n;
+	struct shim_file *f;
 	uintptr_t e;
 	int to, saved, r;
 
 	shim_rdlock();
-	n = table_find(pos);
+	n = view_find(pos);
 	if (n && n->start <= pos) {
 		e = n->end < end ? n->end : end;
-		to = decide(w, n->file, ((struct shim_file *)n->file)->rule,
-			    ((struct shim_file *)n->file)->path, pos, e);
+		f = n->file;
+		to = decide_piece(w, f, f->rule, f->path, pos, e);
+		view_learn(n);
 		shim_unlock();
 		*next = e;
 		return add_piece(w, pos, e, to);
@@ -256,23 +179,52 @@ static int next_piece(struct walk *w, uintptr_t pos, uintptr_t end,
 	return r;
 }
 
-int advise_range(void *addr, size_t len, int advice, bool posix)
+int advise_known(void *addr, size_t len, int advice, enum adv_kind kind)
+{
+	uintptr_t pos = (uintptr_t)addr, end = pos + page_up(len);
+	bool quiet;
+	int to;
+
+	if (!page_aligned(pos) || !len || end <= pos)
+		return ADV_UNKNOWN;	/* advise_range passes it on as it is */
+	shim_busy++;
+	if (!view_code(pos, end, kind, &to, &quiet)) {
+		to = ADV_UNKNOWN;
+	} else {
+		if (to == ADV_KEEP)
+			to = advice;
+		if (to != advice && !quiet)
+			to = ADV_UNKNOWN;	/* to be logged, under the lock */
+		else
+			decide_count(advice, to);
+	}
+	shim_busy--;
+	return to;
+}
+
+int advise_range(void *addr, size_t len, int advice, enum adv_kind kind,
+		 bool posix)
 {
 	struct walk w = {
-		.addr = addr, .len = len, .advice = advice, .posix = posix,
-		.kind = adv_from_madvise(advice),
+		.call = {
+			.api = posix ? "posix_madvise" : "madvise",
+			.family = ADV_FAMILY_MADVISE,
+			.kind = kind,
+			.advice = advice,
+			.fd = -1,
+		},
+		.addr = addr, .len = len, .posix = posix,
 	};
-	uintptr_t pos = (uintptr_t)addr, end, next;
-	int r = 0;
+	uintptr_t pos = (uintptr_t)addr, end = pos + page_up(len), next;
+	int r;
 
-	end = pos + (((uintptr_t)len + PAGE_MASK_) & ~PAGE_MASK_);
 	/* What the kernel rejects or ignores as a whole goes as it came. */
-	if ((pos & PAGE_MASK_) || !len || end <= pos)
+	if (!page_aligned(pos) || !len || end <= pos)
 		return issue(&w, &(struct pending){ pos, end, advice });
 	shim_busy++;
-	STAT_INC(calls[ADV_FAMILY_MADVISE][w.kind]);
 	w.cur.start = w.cur.end = pos;
 	w.cur.advice = advice;
+	r = 0;
 	while (pos < end && !r) {
 		r = next_piece(&w, pos, end, &next);
 		pos = next;

@@ -20,7 +20,10 @@
  * wraps mmap must get libc's, not ours (else it would loop).
  *
  * Other architectures get a C fallback that emulates RTLD_NEXT by walking
- * the link maps after the caller's object (no symbol versions).
+ * the link maps after the caller's object (no symbol versions: a lookup
+ * finds a symbol's default version).  It is compiled only there, and no
+ * build or test of this project runs on another architecture: untested.
+ * The same holds for page.h's run-time page size.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -109,7 +112,7 @@ void *advshim_dlsym_decide(void *handle, const char *name)
 }
 
 #if !defined(__x86_64__)
-/* Portable fallback: see the comment at the top. */
+/* Portable fallback, untested: see the comment at the top. */
 static void *next_after(const void *caller, const char *name)
 {
 	void *(*real)(void *, const char *) = real_dlsym_get();

@@ -23,14 +23,12 @@
 
 #include "shim/shim.h"
 
-#define PAGE_MASK_	((uintptr_t)4095)
-
 /* The page range of a madvise call, false if the kernel refuses it. */
 static bool page_range(void *addr, size_t len, uintptr_t *s, uintptr_t *e)
 {
 	*s = (uintptr_t)addr;
-	*e = *s + (((uintptr_t)len + PAGE_MASK_) & ~PAGE_MASK_);
-	return !(*s & PAGE_MASK_) && len && *e > *s;
+	*e = *s + page_up(len);
+	return page_aligned(*s) && len && *e > *s;
 }
 
 /* Record [s, e) (write lock held); on ENOMEM the child drops everything. */

@@ -5,65 +5,69 @@
  * The file is identified by fstat(fd) (regular files only); its decision
  * comes from the same (dev, ino) cache the mappings use.  The result is
  * the next definition's (0 or an error number, errno untouched); a skip
- * returns 0 without a system call.
+ * returns 0 without a system call.  Advice no rule acts on goes straight
+ * on, counted in stats `passed`.
  */
 #include <errno.h>
 #include <fcntl.h>
 
 #include "shim/shim.h"
 
+/*
+ * The advice to issue for regular file @st open on @fd (ADV_SKIP: none):
+ * a cached file is decided under the read lock; a new or changed one is
+ * named outside the lock and stored under the write lock.  The caller's
+ * advice when the cache cannot hold the file (pass through).
+ */
+static int advice_for_fd(const struct adv_call *c, const struct stat *st,
+			 off_t off, off_t len)
+{
+	struct file_name name;
+	struct shim_file *f;
+	int to = c->advice;
+
+	shim_rdlock();
+	f = files_fresh(st);
+	if (f)
+		to = decide(c, f, f->rule, f->path, off, len);
+	shim_unlock();
+	if (f)
+		return to;
+	files_name_fd(c->fd, &name);
+	shim_wrlock();
+	f = files_store(st, name.path, name.rule);
+	if (f)
+		to = decide(c, f, f->rule, f->path, off, len);
+	shim_unlock();
+	return to;
+}
+
 static int fadvise_common(int fd, off_t off, off_t len, int advice, bool is64)
 {
-	enum adv_kind kind = adv_from_fadvise(advice);
-	const struct shim_file *f;
-	struct adv_action a = { ADV_ACT_KEEP, ADV_NORMAL };
+	struct adv_call c = {
+		.api = "posix_fadvise",
+		.family = ADV_FAMILY_FADVISE,
+		.kind = adv_from_fadvise(advice),
+		.advice = advice,
+		.fd = fd,
+	};
 	struct stat st;
 	int saved, to = advice;
-	char what[64];
 
-	if (likely(!shim_activate() || !shim_acts_on(ADV_FAMILY_FADVISE, kind)))
+	if (!shim_activate())
 		goto call;
+	if (likely(!shim_acts_on(c.family, c.kind))) {
+		STAT_INC(passed[ADV_FAMILY_FADVISE][c.kind]);
+		goto call;
+	}
+	STAT_INC(calls[ADV_FAMILY_FADVISE][c.kind]);
 	saved = errno;
 	shim_busy++;
-	STAT_INC(calls[ADV_FAMILY_FADVISE][kind]);
-	if (syscall(SYS_fstat, fd, &st) || !S_ISREG(st.st_mode))
-		goto done;
-	f = files_lookup_fd(fd, &st);
-	if (!f) {
-		shim_unlock();
-		goto done;
-	}
-	a = policy_decide(f->rule, ADV_FAMILY_FADVISE, kind);
-	if (a.act == ADV_ACT_REWRITE && adv_to_fadvise(a.to) >= 0)
-		to = adv_to_fadvise(a.to);
-	else if (a.act == ADV_ACT_SKIP)
-		to = -1;
-	if (to == advice) {
-		STAT_INC(kept);
-	} else {
-		if (to < 0)
-			STAT_INC(skipped);
-		else
-			STAT_INC(rewritten);
-		if (!__atomic_exchange_n(&((struct shim_file *)f)->logged, 1,
-					 __ATOMIC_RELAXED))
-			shim_log(POLICY_LOG_INFO, "%s %s: fadvise %s -> %s (%s)",
-				 to < 0 ? "skip" : "rewrite", f->path,
-				 adv_kind_name(kind),
-				 to < 0 ? "nothing" : adv_kind_name(a.to),
-				 f->rule ? f->rule->name : "-");
-	}
-	if (shim.log_level >= POLICY_LOG_DEBUG) {
-		adv_action_format(a, what, sizeof(what));
-		shim_log(POLICY_LOG_DEBUG, "posix_fadvise(%d, %lld, %lld, %s) %s: %s (%s)",
-			 fd, (long long)off, (long long)len, adv_kind_name(kind),
-			 f->path, what, f->rule ? f->rule->name : "no rule");
-	}
-	shim_unlock();
-done:
+	if (!syscall(SYS_fstat, fd, &st) && S_ISREG(st.st_mode))
+		to = advice_for_fd(&c, &st, off, len);
 	shim_busy--;
 	errno = saved;
-	if (to < 0)
+	if (to == ADV_SKIP)
 		return 0;
 call:
 	return is64 ? call_posix_fadvise64(fd, off, len, to) :

@@ -6,9 +6,13 @@
  * while any mapping of it lives.  When the last mapping goes the entry
  * moves to an idle list so re-mapping the same file stays cheap; the list
  * is capped (oldest dropped first).  A reused inode number is noticed by
- * its ctime and the entry refreshed.  Locking: every function here needs
- * shim.lock held for writing, except files_find (either mode) and fd_path
- * / files_lookup_fd (see below).
+ * its ctime and the entry refreshed.
+ *
+ * Locking (contracts in shim.h): files_find and files_fresh read with
+ * shim.lock held in either mode; files_store, files_get and files_put
+ * change entries with it held for writing; files_name_fd takes no lock
+ * (readlink and the policy's glob match, the slow part of a new file, run
+ * outside it).  Callers take and release the lock themselves.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,8 +20,6 @@
 #include <string.h>
 
 #include "shim/shim.h"
-
-#define IDLE_MAX 4096
 
 int files_oom;
 
@@ -83,7 +85,7 @@ static void idle_push(struct shim_file *f)
 	else
 		shim.idle_head = f;
 	shim.idle_tail = f;
-	if (++shim.nr_idle > IDLE_MAX) {
+	if (++shim.nr_idle > FILES_IDLE_MAX) {
 		struct shim_file *old = shim.idle_head;
 
 		idle_unlink(old);
@@ -91,8 +93,8 @@ static void idle_push(struct shim_file *f)
 	}
 }
 
-struct shim_file *files_add(const struct stat *st, const char *path,
-			    const struct policy_rule *rule)
+static struct shim_file *files_add(const struct stat *st, const char *path,
+				   const struct policy_rule *rule)
 {
 	struct shim_file *f = slab_alloc(sizeof(*f));
 
@@ -118,20 +120,21 @@ struct shim_file *files_add(const struct stat *st, const char *path,
 	return f;
 }
 
-bool files_stale(const struct shim_file *f, const struct stat *st)
+static bool files_stale(const struct shim_file *f, const struct stat *st)
 {
 	return f->ctime.tv_sec != st->st_ctim.tv_sec ||
 	       f->ctime.tv_nsec != st->st_ctim.tv_nsec;
 }
 
-int files_update(struct shim_file *f, const struct stat *st, const char *path,
-		 const struct policy_rule *rule)
+static int files_update(struct shim_file *f, const struct stat *st,
+			const char *path, const struct policy_rule *rule)
 {
 	if (set_path(f, path))
 		return -1;
 	f->ctime = st->st_ctim;
 	f->rule = rule;
 	__atomic_store_n(&f->logged, 0, __ATOMIC_RELAXED);
+	gen_bump();		/* views may hold the old rule */
 	return 0;
 }
 
@@ -151,11 +154,8 @@ void files_put(void *p)
 		idle_push(f);
 }
 
-/*
- * fd_path - the path the kernel reports for @fd into @buf.  Returns the
- * length, or -1 with errno set.  No lock needed.
- */
-int fd_path(int fd, char *buf, size_t size)
+/* The path the kernel reports for @fd into @buf; its length or -1. */
+static int fd_path(int fd, char *buf, size_t size)
 {
 	char link[32];
 	ssize_t n;
@@ -168,41 +168,33 @@ int fd_path(int fd, char *buf, size_t size)
 	return (int)n;
 }
 
-/*
- * files_lookup_fd - the cached entry for the regular file open on @fd
- * (@st: its fstat), creating or refreshing it.  Call without the lock;
- * returns with shim.lock held for writing and the entry (or NULL when the
- * path cannot be read or memory runs out: the caller passes through).
- */
-const struct shim_file *files_lookup_fd(int fd, const struct stat *st)
+void files_name_fd(int fd, struct file_name *out)
 {
-	const struct policy_rule *rule;
-	struct shim_file *f;
-	char path[4096];
+	if (fd_path(fd, out->path, sizeof(out->path)) < 0)
+		out->path[0] = '\0';
+	out->rule = out->path[0] == '/' ? policy_match(shim.policy, out->path) :
+					   NULL;
+}
 
-	shim_wrlock();
-	f = files_find(st->st_dev, st->st_ino);
+struct shim_file *files_fresh(const struct stat *st)
+{
+	struct shim_file *f = files_find(st->st_dev, st->st_ino);
+
+	return f && !files_stale(f, st) ? f : NULL;
+}
+
+struct shim_file *files_store(const struct stat *st, const char *path,
+			      const struct policy_rule *rule)
+{
+	struct shim_file *f = files_find(st->st_dev, st->st_ino);
+
 	if (f && !files_stale(f, st))
-		return f;
-	shim_unlock();
-
-	/* Slow path, outside the lock: name and rule of a new file. */
-	if (fd_path(fd, path, sizeof(path)) < 0)
-		path[0] = '\0';
-	rule = path[0] == '/' ? policy_match(shim.policy, path) : NULL;
-
-	shim_wrlock();
-	f = files_find(st->st_dev, st->st_ino);
-	if (f) {
-		if (files_update(f, st, path, rule))
-			goto fail;
-		return f;
-	}
-	f = files_add(st, path, rule);
+		return f;	/* another thread stored it meanwhile */
 	if (!f)
-		goto fail;
+		f = files_add(st, path, rule);
+	else if (files_update(f, st, path, rule))
+		f = NULL;
+	if (!f)
+		STAT_INC(errors);
 	return f;
-fail:
-	STAT_INC(errors);
-	return NULL;
 }

@@ -38,10 +38,8 @@ struct shim_globals shim = {
 	.log_fd = -1,
 	.lock = PTHREAD_RWLOCK_INITIALIZER,
 	.table = { .file_get = files_get, .file_put = files_put },
-	.table_gen = 1,		/* a zeroed hint never matches */
+	.table_gen = 1,		/* a zeroed view never matches */
 };
-
-__thread struct table_hint table_hint __attribute__((tls_model("initial-exec")));
 
 __thread int shim_busy __attribute__((tls_model("initial-exec")));
 

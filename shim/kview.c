@@ -146,11 +146,7 @@ static int query_maps(int fd, uintptr_t addr, struct kview_vma *out)
 	}
 }
 
-/*
- * kview_query - the VMA covering @addr, or the first one after it.
- * Returns 0 with *out filled in (path "" for anonymous memory), or -1
- * with errno (ENOENT: nothing at or above @addr).  errno is clobbered.
- */
+/* kview_query - see shim.h. */
 int kview_query(uintptr_t addr, struct kview_vma *out)
 {
 	int fd, ret;
@@ -175,7 +171,6 @@ out:
 	return ret;
 }
 
-/* kview_force_maps - always parse /proc/self/maps (tests of the fallback). */
 void kview_force_maps(void)
 {
 	__atomic_store_n(&no_procmap_query, 1, __ATOMIC_RELAXED);

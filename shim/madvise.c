@@ -3,17 +3,22 @@
  * madvise.c - madvise and posix_madvise.
  *
  * Advice no rule changes (MADV_DONTNEED on anonymous memory, HotSpot's
- * probes) goes straight to the next definition: no lock, no counting.
- * Lazy init is triggered only by advice allocators never give (they use
- * DONTNEED, FREE, HUGEPAGE and friends, sometimes under their own locks,
- * where init's mallocs could deadlock).  MADV_DONTFORK and MADV_DOFORK
- * also keep dontfork.c's records in step.
+ * probes) goes straight to the next definition: no lock, one relaxed
+ * counter add (stats `passed`).  Lazy init is triggered only by advice
+ * allocators never give (they use DONTNEED, FREE, HUGEPAGE and friends,
+ * sometimes under their own locks, where init's mallocs could deadlock).
+ * MADV_DONTFORK and MADV_DOFORK also keep dontfork.c's records in step.
  */
 #include <errno.h>
 #include <sys/mman.h>
 
 #include "shim/shim.h"
 
+/*
+ * Whether to examine advice @kind (some rule acts on it), counting the
+ * call in `calls` if so and in `passed` if not; calls made while the shim
+ * is not active are neither examined nor counted.
+ */
 static inline bool examine(enum adv_kind kind)
 {
 	bool ok;
@@ -30,16 +35,40 @@ static inline bool examine(enum adv_kind kind)
 		ok = shim_active();
 		break;
 	}
-	return ok && shim_acts_on(ADV_FAMILY_MADVISE, kind);
+	if (!ok)
+		return false;
+	if (likely(!shim_acts_on(ADV_FAMILY_MADVISE, kind))) {
+		STAT_INC(passed[ADV_FAMILY_MADVISE][kind]);
+		return false;
+	}
+	STAT_INC(calls[ADV_FAMILY_MADVISE][kind]);
+	return true;
+}
+
+/*
+ * The length to issue a decided call with: the caller's when the advice
+ * is unchanged (exactly the caller's call), whole pages when rewritten
+ * (as advise_range issues its pieces).
+ */
+static inline size_t issue_len(size_t len, int advice, int to)
+{
+	return to == advice ? len : page_up(len);
 }
 
 static inline int do_madvise(void *addr, size_t len, int advice)
 {
+	enum adv_kind kind = adv_from_madvise(advice);
 	int r;
 
-	if (likely(!examine(adv_from_madvise(advice))))
+	if (likely(!examine(kind)))
 		return call_madvise(addr, len, advice);
-	r = advise_range(addr, len, advice, false);
+	/* A known range: the real call last, so it returns straight back. */
+	r = advise_known(addr, len, advice, kind);
+	if (likely(r >= 0))
+		return call_madvise(addr, issue_len(len, advice, r), r);
+	if (r == ADV_SKIP)
+		return 0;
+	r = advise_range(addr, len, advice, kind, false);
 	if (r) {
 		errno = r;
 		return -1;
@@ -63,9 +92,17 @@ SHIM_EXPORT int madvise(void *addr, size_t len, int advice)
 
 SHIM_EXPORT int posix_madvise(void *addr, size_t len, int advice)
 {
-	if (likely(!examine(adv_from_madvise(advice))))
+	enum adv_kind kind = adv_from_madvise(advice);
+	int r;
+
+	if (likely(!examine(kind)))
 		return call_posix_madvise(addr, len, advice);
-	return advise_range(addr, len, advice, true);
+	r = advise_known(addr, len, advice, kind);
+	if (likely(r >= 0))
+		return call_posix_madvise(addr, issue_len(len, advice, r), r);
+	if (r == ADV_SKIP)
+		return 0;
+	return advise_range(addr, len, advice, kind, true);
 }
 
 SHIM_SELF(madvise);

@@ -14,14 +14,7 @@
 #include <stdarg.h>
 #include <sys/mman.h>
 
-#include "shim/shim.h"
-
-#define PAGE_MASK_ ((uintptr_t)4095)
-
-static inline uintptr_t page_up(size_t len)
-{
-	return ((uintptr_t)len + PAGE_MASK_) & ~PAGE_MASK_;
-}
+#include "shim/view.h"
 
 static void apply_on_map(const struct policy_rule *rule, int fd)
 {
@@ -42,44 +35,56 @@ static void apply_on_map(const struct policy_rule *rule, int fd)
 	}
 }
 
+/*
+ * Record [s, e) -> @f (NULL: a file the cache could not hold, whose range
+ * is only forgotten).  shim.lock held for writing.
+ */
+static void table_record(uintptr_t s, uintptr_t e, struct shim_file *f)
+{
+	/* A new mapping: inherited by a fork child whatever was there. */
+	dontfork_forget(s, e);
+	if (!f) {
+		maptable_unmap(&shim.table, s, e);
+	} else if (maptable_map(&shim.table, s, e, f)) {
+		STAT_INC(errors);
+	} else {
+		STAT_INC(file_maps_total);
+		table_changed();
+		view_point(s);
+		return;
+	}
+	table_changed();
+}
+
 /* Record a fresh file mapping; called with errno saved by the caller. */
 static void register_file(void *addr, size_t len, int fd)
 {
-	const struct shim_file *f;
-	const struct policy_rule *rule;
+	uintptr_t s = (uintptr_t)addr, e = s + page_up(len);
+	const struct policy_rule *rule = NULL;
+	struct file_name name;
+	struct shim_file *f;
 	struct stat st;
 
 	if (syscall(SYS_fstat, fd, &st) || !S_ISREG(st.st_mode))
 		return;
-	f = files_lookup_fd(fd, &st);
-	/* A new mapping: inherited by a fork child whatever was there. */
-	dontfork_forget((uintptr_t)addr, (uintptr_t)addr + page_up(len));
+	shim_wrlock();
+	f = files_fresh(&st);
 	if (!f) {
-		/* Unknown file: at least forget what was there before. */
-		maptable_unmap(&shim.table, (uintptr_t)addr,
-			       (uintptr_t)addr + page_up(len));
-		goto unlock;
+		/* A new file: its name and rule are found outside the lock. */
+		shim_unlock();
+		files_name_fd(fd, &name);
+		shim_wrlock();
+		f = files_store(&st, name.path, name.rule);
 	}
-	rule = f->rule;
-	if (maptable_map(&shim.table, (uintptr_t)addr,
-			 (uintptr_t)addr + page_up(len), (void *)f)) {
-		STAT_INC(errors);
-		table_changed();
-	} else {
-		STAT_INC(file_maps_total);
-		table_changed();
-		/* The next advice of this thread is most likely for it. */
-		hint_set(maptable_next(&shim.table, (uintptr_t)addr));
+	table_record(s, e, f);
+	if (f) {
+		rule = f->rule;
+		shim_log(POLICY_LOG_DEBUG, "mmap %s at %p +%zu (%s)", f->path,
+			 addr, len, rule ? rule->name : "no rule");
 	}
 	shim_unlock();
-	shim_log(POLICY_LOG_DEBUG, "mmap %s at %p +%zu (%s)", f->path, addr, len,
-		 rule ? rule->name : "no rule");
-	if (shim.on_map)
+	if (f && shim.on_map)
 		apply_on_map(rule, fd);
-	return;
-unlock:
-	table_changed();
-	shim_unlock();
 }
 
 /* A MAP_FIXED anonymous mapping may have replaced known file ranges. */
@@ -152,7 +157,7 @@ SHIM_EXPORT int munmap(void *addr, size_t len)
 	int saved;
 
 	/* Invalid arguments: the kernel refuses, the table must not change. */
-	if (!shim_active() || (s & PAGE_MASK_) || !len || s + len < s ||
+	if (!shim_active() || !page_aligned(s) || !len || s + len < s ||
 	    !table_nr())
 		return call_munmap(addr, len);
 	saved = errno;
@@ -181,12 +186,72 @@ SHIM_EXPORT int munmap(void *addr, size_t len)
  * else can have taken it).  MREMAP_DONTUNMAP and old_len 0 (duplicating a
  * shared mapping) leave the old range mapped and in the table.
  */
+struct remap {
+	uintptr_t old;
+	uintptr_t old_end;	/* old + old_len in pages */
+	size_t old_len, new_len;
+	bool keep_old;		/* the old range stays mapped */
+	bool dontfork;		/* VM_DONTCOPY moves with the mapping */
+	void *file;		/* the old range's file, a reference held */
+};
+
+/* Before the call: take the old range out (write lock taken here). */
+static void remap_before(struct remap *m)
+{
+	const struct map_node *n;
+	size_t len = m->old_len ? m->old_len : m->new_len;
+
+	shim_wrlock();
+	n = maptable_next(&shim.table, m->old);
+	if (n && n->start <= m->old) {
+		m->file = n->file;
+		files_get(m->file);
+		m->dontfork = dontfork_overlaps(m->old, m->old + page_up(len));
+		if (!m->keep_old) {
+			maptable_unmap(&shim.table, m->old, m->old_end);
+			table_changed();
+		}
+	}
+	shim_unlock();
+}
+
+/* After the call returned @ret: record the outcome (write lock here). */
+static void remap_after(const struct remap *m, void *ret)
+{
+	uintptr_t r = (uintptr_t)ret, r_end = r + page_up(m->new_len);
+
+	shim_wrlock();
+	if (ret == MAP_FAILED) {
+		if (m->file && !m->keep_old &&
+		    maptable_map(&shim.table, m->old, m->old_end, m->file))
+			STAT_INC(errors);
+	} else if (m->file) {
+		if (maptable_map(&shim.table, r, r_end, m->file))
+			STAT_INC(errors);
+		if (!m->keep_old)
+			dontfork_forget(m->old, m->old_end);
+		if (m->dontfork)
+			dontfork_moved(r, r_end);
+	} else {
+		/* Not a file range we know; whatever it landed on is gone. */
+		maptable_unmap(&shim.table, r, r_end);
+	}
+	if (m->file)
+		files_put(m->file);
+	table_changed();
+	shim_unlock();
+}
+
 SHIM_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 {
-	uintptr_t o = (uintptr_t)old, r;
-	const struct map_node *n;
-	void *new_addr = NULL, *ret, *file = NULL;
-	bool keep_old = !old_len || (flags & MREMAP_DONTUNMAP), dontfork = false;
+	struct remap m = {
+		.old = (uintptr_t)old,
+		.old_end = (uintptr_t)old + page_up(old_len),
+		.old_len = old_len,
+		.new_len = new_len,
+		.keep_old = !old_len || (flags & MREMAP_DONTUNMAP),
+	};
+	void *new_addr = NULL, *ret;
 	int saved;
 	va_list ap;
 
@@ -199,47 +264,11 @@ SHIM_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, .
 		return call_mremap(old, old_len, new_len, flags, new_addr);
 	saved = errno;
 	shim_busy++;
-	shim_wrlock();
-	n = maptable_next(&shim.table, o);
-	if (n && n->start <= o) {
-		file = n->file;
-		files_get(file);
-		/* VM_DONTCOPY moves with the mapping. */
-		dontfork = dontfork_overlaps(o, o + page_up(old_len ? old_len : new_len));
-		if (!keep_old) {
-			maptable_unmap(&shim.table, o, o + page_up(old_len));
-			table_changed();
-		}
-	}
-	shim_unlock();
-	shim_busy--;
+	remap_before(&m);
 	errno = saved;
-
 	ret = call_mremap(old, old_len, new_len, flags, new_addr);
-
 	saved = errno;
-	shim_busy++;
-	shim_wrlock();
-	r = (uintptr_t)ret;
-	if (ret == MAP_FAILED) {
-		if (file && !keep_old &&
-		    maptable_map(&shim.table, o, o + page_up(old_len), file))
-			STAT_INC(errors);
-	} else if (file) {
-		if (maptable_map(&shim.table, r, r + page_up(new_len), file))
-			STAT_INC(errors);
-		if (!keep_old)
-			dontfork_forget(o, o + page_up(old_len));
-		if (dontfork)
-			dontfork_moved(r, r + page_up(new_len));
-	} else {
-		/* Not a file range we know; whatever it landed on is gone. */
-		maptable_unmap(&shim.table, r, r + page_up(new_len));
-	}
-	if (file)
-		files_put(file);
-	table_changed();
-	shim_unlock();
+	remap_after(&m, ret);
 	shim_busy--;
 	errno = saved;
 	return ret;

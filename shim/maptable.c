@@ -12,10 +12,10 @@
  * (a front trim) changes no key.
  *
  * Nodes are 2 KiB slab blocks (80 ranges or 112 children), searched 8
- * keys at a time (see struct mt_node).  A full node splits in two when a range or
- * child is added; a node that falls under a quarter full after a removal
- * is merged with a neighbour, or shares its neighbour's slots if both
- * would not fit in one.  The root may be anything from one range up; an
+ * keys at a time (maptable_node.h).  A full node splits in two when a
+ * range or child is added; a node that falls under a quarter full after a
+ * removal is merged with a neighbour, or shares its neighbour's slots if
+ * both would not fit in one.  The root may be anything from one range up; an
  * inner root with one child is replaced by it.  Insertion first counts
  * the nodes the splits on its path will need and allocates them, so it
  * fails (ENOMEM) before changing anything.
@@ -25,148 +25,16 @@
 #include <string.h>
 
 #include "shim/maptable.h"
+#include "shim/maptable_node.h"
 #include "shim/slab.h"
 
-#define NODE_BYTES	2048
-#define GROUP		8	/* keys compared at once */
-#define LEAF_GROUPS	10
-#define INNER_GROUPS	14
-#define SUMS		INNER_GROUPS	/* group summaries (2 cache lines) */
-#define LEAF_MAX	(LEAF_GROUPS * GROUP)	/* 80 ranges */
-#define INNER_MAX	(INNER_GROUPS * GROUP)	/* 112 children */
-#define NO_KEY		UINTPTR_MAX
 #define MAX_DEPTH	64	/* > log2(2^64): never reached with fanout >= 3 */
-
-/*
- * Keys are searched a group of 8 at a time: the header holds the last key
- * of each group, the group found holds the key.  Comparing independent
- * loads and adding the results costs about one load's latency, where a
- * binary search pays one dependent load per halving; with the caches cold
- * (a system call, or another process, between two lookups) those
- * dependent loads are what a lookup costs.  Slots past nr hold NO_KEY
- * (and so do summaries of groups not full), so the comparisons need no
- * bounds: refresh() keeps this after any change.
- */
-struct mt_node {
-	unsigned int nr;	/* ranges (leaf) or children (inner) */
-	unsigned int leaf;
-	uintptr_t sum[SUMS];	/* key of each group's last slot */
-	union {
-		struct map_node ent[LEAF_MAX];	/* key: end */
-		struct {
-			uintptr_t max[INNER_MAX];	/* largest end below */
-			struct mt_node *child[INNER_MAX];
-		};
-	};
-};
-
-_Static_assert(sizeof(struct mt_node) <= NODE_BYTES, "node exceeds its slab class");
 
 /* Nodes allocated before an insertion changes the tree. */
 struct reserve {
 	struct mt_node *node[MAX_DEPTH + 1];
 	int nr;
 };
-
-static unsigned int cap(const struct maptable *t, const struct mt_node *n)
-{
-	unsigned int max = n->leaf ? LEAF_MAX : INNER_MAX;
-
-	if (t->fanout && t->fanout < max)
-		return t->fanout < 3 ? 3 : t->fanout;
-	return max;
-}
-
-/* Fewest slots a node other than the root keeps. */
-static unsigned int min_fill(const struct maptable *t, const struct mt_node *n)
-{
-	unsigned int m = cap(t, n) / 4, floor = n->leaf ? 1 : 2;
-
-	return m < floor ? floor : m;
-}
-
-static uintptr_t key(const struct mt_node *n, unsigned int i)
-{
-	return n->leaf ? n->ent[i].end : n->max[i];
-}
-
-/* Restore the padding and the summaries after @n's slots changed. */
-static void refresh(struct mt_node *n)
-{
-	unsigned int i, groups = n->leaf ? LEAF_GROUPS : INNER_GROUPS;
-
-	for (i = n->nr; i < groups * GROUP; i++) {
-		if (n->leaf) {
-			n->ent[i] = (struct map_node){ NO_KEY, NO_KEY, NULL };
-		} else {
-			n->max[i] = NO_KEY;
-			n->child[i] = NULL;
-		}
-	}
-	for (i = 0; i < SUMS; i++)
-		n->sum[i] = i < groups ? key(n, i * GROUP + GROUP - 1) : NO_KEY;
-}
-
-/* How many of @nr keys, @stride words apart, are <= @addr (unrolled). */
-static inline unsigned int count_le(const uintptr_t *k, unsigned int nr,
-				    unsigned int stride, uintptr_t addr)
-{
-	unsigned int i, c = 0;
-
-	for (i = 0; i < nr; i++)
-		c += k[i * stride] <= addr;
-	return c;
-}
-
-/*
- * The first slot of @n whose key is > @addr, or n->nr.  For an inner
- * node the line of child pointers the answer is in is fetched while the
- * group's keys are compared (the next level needs it right after).
- */
-static unsigned int node_pos(const struct mt_node *n, uintptr_t addr)
-{
-	unsigned int g = count_le(n->sum, SUMS, 1, addr), i;
-
-	if (n->leaf) {
-		if (g >= LEAF_GROUPS)
-			return n->nr;
-		i = g * GROUP + count_le(&n->ent[g * GROUP].end, GROUP,
-					 sizeof(struct map_node) / sizeof(uintptr_t),
-					 addr);
-	} else {
-		if (g >= INNER_GROUPS)
-			return n->nr;
-		__builtin_prefetch(&n->child[g * GROUP]);
-		i = g * GROUP + count_le(&n->max[g * GROUP], GROUP, 1, addr);
-	}
-	return i < n->nr ? i : n->nr;
-}
-
-/* The child of inner node @n a range starting at @start belongs under. */
-static unsigned int child_pos(const struct mt_node *n, uintptr_t start)
-{
-	unsigned int i = node_pos(n, start);
-
-	return i < n->nr ? i : n->nr - 1;
-}
-
-/* Largest end in the subtree of @n (not empty). */
-static uintptr_t node_max(const struct mt_node *n)
-{
-	return key(n, n->nr - 1);
-}
-
-/* Move @k slots from @s[@si] to @d[@di] (same kind; may overlap). */
-static void move_slots(struct mt_node *d, unsigned int di,
-		       const struct mt_node *s, unsigned int si, unsigned int k)
-{
-	if (s->leaf) {
-		memmove(&d->ent[di], &s->ent[si], k * sizeof(s->ent[0]));
-		return;
-	}
-	memmove(&d->max[di], &s->max[si], k * sizeof(s->max[0]));
-	memmove(&d->child[di], &s->child[si], k * sizeof(s->child[0]));
-}
 
 /* The first range with end > @addr, and (if @leaf) its leaf. */
 static struct map_node *lookup_leaf(const struct maptable *t, uintptr_t addr,
@@ -226,6 +94,19 @@ const struct map_node *maptable_leaf_find(const struct mt_node *leaf,
 	if (i < leaf->nr && leaf->ent[i].start <= addr)
 		return &leaf->ent[i];
 	return NULL;
+}
+
+const struct mt_node *maptable_leaf_copy(void *buf, const struct mt_node *leaf)
+{
+	memcpy(buf, leaf, sizeof(*leaf));
+	return buf;
+}
+
+const struct map_node *maptable_leaf_ranges(const struct mt_node *leaf,
+					    unsigned int *nr)
+{
+	*nr = leaf->nr;
+	return leaf->ent;
 }
 
 int maptable_overlaps(const struct maptable *t, uintptr_t start,

@@ -27,15 +27,19 @@
  * One range, stored inside a leaf.  A pointer to it (maptable_next) stays
  * valid only until the table is next changed: entries move when leaves
  * split, merge or shift.  The shim revalidates cached pointers with its
- * table generation (shim.h, struct table_hint).
+ * table generation (shim.h table_gen, view.c).
  */
 struct map_node {
 	uintptr_t start;
 	uintptr_t end;		/* exclusive */
-	void *file;
+	void *file;		/* a reference held (maptable.file_get) */
 };
 
-struct mt_node;			/* private to maptable.c */
+/* A node's size: a 2 KiB slab block (80 ranges or 112 children). */
+#define MAPTABLE_NODE_BYTES	2048
+#define MAPTABLE_LEAF_MAX	80
+
+struct mt_node;			/* private to maptable.c (maptable_node.h) */
 
 struct maptable {
 	struct mt_node *root;	/* NULL when empty */
@@ -43,7 +47,8 @@ struct maptable {
 	void (*file_get)(void *file);	/* may be NULL */
 	void (*file_put)(void *file);	/* may be NULL */
 	/*
-	 * Slots per node; 0 (the default) means as many as fit in 1 KiB.
+	 * Slots per node; 0 (the default) means as many as fit in a node
+	 * (MAPTABLE_NODE_BYTES: 80 ranges, 112 children).
 	 * Tests and the fuzzer set a small value (>= 3; set it while the
 	 * table is empty) so that few ranges already split and merge nodes.
 	 */
@@ -102,6 +107,22 @@ const struct map_node *maptable_next_leaf(const struct maptable *t,
  */
 const struct map_node *maptable_leaf_find(const struct mt_node *leaf,
 					  uintptr_t addr);
+
+/*
+ * maptable_leaf_copy - copy leaf @leaf (from maptable_next_leaf, the table
+ * unchanged since) into @buf (MAPTABLE_NODE_BYTES, aligned for pointers)
+ * and return the copy: a leaf that maptable_leaf_find() and
+ * maptable_leaf_ranges() read like the original and that no later change
+ * of the table touches.
+ */
+const struct mt_node *maptable_leaf_copy(void *buf, const struct mt_node *leaf);
+
+/*
+ * maptable_leaf_ranges - the ranges of leaf @leaf, in address order, and
+ * their number in *@nr; valid as long as @leaf is.
+ */
+const struct map_node *maptable_leaf_ranges(const struct mt_node *leaf,
+					    unsigned int *nr);
 
 /* maptable_overlaps - true if any range intersects [start, end). */
 int maptable_overlaps(const struct maptable *t, uintptr_t start,

@@ -2,7 +2,6 @@
 SHIM_C_SRCS	:= $(wildcard shim/*.c)
 SHIM_S_SRCS	:= $(wildcard shim/*.S)
 SHIM_OBJS	:= $(SHIM_C_SRCS:%.c=$(OBJ)/%.o) $(SHIM_S_SRCS:%.S=$(OBJ)/%.o)
-SHIM_LIB	:= $(BUILD)/libadvshim.so
 SHIM_MAP	:= shim/libadvshim.map
 TARGETS		+= $(SHIM_LIB)
 
@@ -22,43 +21,41 @@ $(SHIM_LIB): $(SHIM_OBJS) $(POLICY_LIB) $(SHIM_MAP)
 		-Wl,-z,now -Wl,-z,defs -Wl,--exclude-libs,ALL \
 		-o $@ $(SHIM_OBJS) $(POLICY_LIB) $(CONFIG_LIBS) -ldl -lpthread
 
-# Unit tests: the table and the allocator need nothing else from the shim.
-SHIM_UNIT_TESTS	:= $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(wildcard tests/unit/test_maptable*.c tests/unit/test_shim_*.c))
+# Unit tests, one program per test file, each file named here.
+# test_maptable needs only the table and the allocator; the test_shim_*
+# programs link the shim's own objects (all but the dlsym interposer), so
+# their mmap, madvise, ... are the shim's, plus the helpers they share
+# (tests/unit/shim_unit.c).
+SHIM_MAPTABLE_TEST := $(BUILD)/tests/test_maptable
+SHIM_UNIT_SRCS	:= tests/unit/test_shim_advise.c tests/unit/test_shim_dontfork.c \
+		   tests/unit/test_shim_files.c tests/unit/test_shim_mapping.c
+SHIM_UNIT_PROGS	:= $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(SHIM_UNIT_SRCS))
+SHIM_UNIT_TESTS	:= $(SHIM_MAPTABLE_TEST) $(SHIM_UNIT_PROGS)
+SHIM_UNIT_OBJS	:= $(filter-out $(OBJ)/shim/dlsym%,$(SHIM_OBJS)) \
+		   $(OBJ)/tests/unit/shim_unit.o $(OBJ)/common/smaps.o
 TARGETS		+= $(SHIM_UNIT_TESTS)
 
-$(BUILD)/tests/test_maptable: $(OBJ)/tests/unit/test_maptable.o $(OBJ)/shim/maptable.o $(OBJ)/shim/slab.o
+$(SHIM_MAPTABLE_TEST): $(OBJ)/tests/unit/test_maptable.o $(OBJ)/shim/maptable.o $(OBJ)/shim/slab.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CRITERION_LIBS)
 
-$(BUILD)/tests/test_shim_%: $(OBJ)/tests/unit/test_shim_%.o $(filter-out $(OBJ)/shim/dlsym%,$(SHIM_OBJS)) $(POLICY_LIB)
+$(SHIM_UNIT_PROGS): $(BUILD)/tests/%: $(OBJ)/tests/unit/%.o $(SHIM_UNIT_OBJS) $(POLICY_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CONFIG_LIBS) $(CRITERION_LIBS) -ldl -lpthread
 
+# (The integration tests still run the shim under TSan.)
 .PHONY: check-shim-unit
 CHECK_TARGETS	+= check-shim-unit
-# Criterion hides sanitizer reports from its test children, so a report in
-# the output fails the target; it cannot start under TSan at all
-# (Snaipe/Criterion#274): skipped there, loudly (the integration tests
-# still run the TSan-built shim).
+CHECK_FAST_TARGETS += check-shim-unit
 check-shim-unit: $(SHIM_UNIT_TESTS)
-ifneq ($(findstring thread,$(SANITIZER)),)
-	@echo "check-shim-unit: SKIPPED $(SHIM_UNIT_TESTS): criterion cannot run" \
-		"under SANITIZER=thread (Snaipe/Criterion#274)"
-else
-	@set -e; for t in $(SHIM_UNIT_TESTS); do \
-		$$t --jobs=2 >$$t.log 2>&1 || { cat $$t.log; exit 1; }; cat $$t.log; \
-		if grep -q 'ERROR: [A-Za-z]*Sanitizer\|runtime error:' $$t.log; then \
-			echo "$$t: sanitizer report above"; exit 1; fi; \
-	done
-endif
+	@$(call criterion,check-shim-unit,$(SHIM_UNIT_TESTS),,2)
 
 # Integration test programs (built with the same flags, sanitizers included).
-SHIM_IT		:= $(BUILD)/tests/shim
-SHIM_IT_PROGS	:= $(SHIM_IT)/advprog $(SHIM_IT)/errprog $(SHIM_IT)/earlyprog \
+SHIM_IT_PROGS	:= $(SHIM_ADVPROG) $(SHIM_IT)/errprog $(SHIM_IT)/earlyprog \
 		   $(SHIM_IT)/libearly.so $(SHIM_IT)/libwrapnext.so
 TARGETS		+= $(SHIM_IT_PROGS)
 
-$(SHIM_IT)/advprog: $(OBJ)/tests/integration/shim/advprog.o
+$(SHIM_ADVPROG): $(OBJ)/tests/integration/shim/advprog.o $(OBJ)/common/smaps.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -ldl -lpthread
 
@@ -66,7 +63,7 @@ $(SHIM_IT)/errprog: $(OBJ)/tests/integration/shim/errprog.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -ldl
 
-$(SHIM_IT)/libearly.so: $(OBJ)/tests/integration/shim/early.o
+$(SHIM_IT)/libearly.so: $(OBJ)/tests/integration/shim/early.o $(OBJ)/common/smaps.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -shared -o $@ $^
 
@@ -80,11 +77,13 @@ $(SHIM_IT)/earlyprog: $(OBJ)/tests/integration/shim/earlyprog.o $(SHIM_IT)/libea
 
 .PHONY: check-shim
 CHECK_TARGETS	+= check-shim
-check-shim: $(SHIM_LIB) $(SHIM_IT_PROGS) $(BUILD)/advshim
+CHECK_FAST_TARGETS += check-shim
+check-shim: $(SHIM_LIB) $(SHIM_IT_PROGS) $(CLI_BIN)
 	@sh tests/integration/shim/run.sh $(BUILD) "$(SANITIZER)"
 
 # The JVM test: Lucene's FFM route to posix_madvise (tests/integration/java).
 .PHONY: check-shim-java
 CHECK_TARGETS	+= check-shim-java
+CHECK_FAST_TARGETS += check-shim-java
 check-shim-java: $(SHIM_LIB)
 	@sh tests/integration/java/run.sh $(BUILD) "$(SANITIZER)"

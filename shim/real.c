@@ -114,13 +114,12 @@ int call_madvise(void *addr, size_t len, int advice)
 	return f ? f(addr, len, advice) : sys_madvise(addr, len, advice);
 }
 
-int call_posix_madvise(void *addr, size_t len, int advice)
+/* posix_madvise before resolution: glibc's contract, errno untouched. */
+static __attribute__((noinline)) int posix_madvise_raw(void *addr, size_t len,
+							int advice)
 {
-	madvise_fn f = LOAD(posix_madvise);
 	int saved = errno, ret;
 
-	if (f)
-		return f(addr, len, advice);
 	if (advice == POSIX_MADV_DONTNEED)
 		return 0;
 	ret = sys_madvise(addr, len, advice) ? errno : 0;
@@ -128,7 +127,16 @@ int call_posix_madvise(void *addr, size_t len, int advice)
 	return ret;
 }
 
-static int fadvise_raw(int fd, off_t off, off_t len, int advice)
+int call_posix_madvise(void *addr, size_t len, int advice)
+{
+	madvise_fn f = LOAD(posix_madvise);
+
+	return likely(f) ? f(addr, len, advice) :
+			   posix_madvise_raw(addr, len, advice);
+}
+
+static __attribute__((noinline)) int fadvise_raw(int fd, off_t off,
+						 off_t len, int advice)
 {
 	int saved = errno, ret;
 

@@ -3,18 +3,35 @@
  * shim.h - libadvshim.so internals shared by its source files.
  *
  * Lock protocol (the one lock, shim.lock, a pthread rwlock):
- *   - shim.table (address ranges) and shim.files (the (dev, ino) decision
- *     cache, every struct shim_file field except `logged`) are written only
- *     with shim.lock held for writing, and read with it held either way;
- *   - shim_file.logged is an atomic flag set under the read lock;
+ *   - shim.table (address ranges), shim.dontfork and shim.files (the
+ *     (dev, ino) decision cache, every struct shim_file field except
+ *     `logged`) are written only with shim.lock held for writing, and read
+ *     with it held either way;
+ *   - shim_file.logged is an atomic flag, set with the lock held in
+ *     either mode;
  *   - shim.policy and the fast-path masks are written once during init,
  *     before shim.state becomes SHIM_ACTIVE (release), and read after
  *     observing it (acquire): readers take no lock for them;
+ *   - every function that takes the lock releases it before returning;
+ *     a function that must be called with it held says so (and in which
+ *     mode) in its contract, and never releases it;
+ *   - the decision for a file already in the cache is read under the read
+ *     lock (advice, posix_fadvise); the write lock is taken only to change
+ *     the table or the cache;
  *   - slab_alloc/slab_free run only under the write lock;
- *   - no system call that can block for long (I/O) runs under the lock,
- *     except readlink/fstat which never sleep on the data path;
- *   - fork: prepare takes the write lock, parent and child release it.
- * Anonymous mappings and advice nobody acts on never touch the lock.
+ *   - no system call runs under the lock except the slab's raw mmap for a
+ *     new chunk and the log's write(2) (levels info and debug); naming a
+ *     new file (readlink, glob matching) and the kernel's view are done
+ *     outside it;
+ *   - shim.table_gen is atomic: bumped with the write lock held on every
+ *     change of the table and every refresh of a cached file (its rule,
+ *     `logged` cleared), read with or without the lock; each thread's view (view.c, TLS) is
+ *     written by that thread with the lock held and read by it without,
+ *     valid while the generation is the one it was learnt at;
+ *   - fork: prepare takes the write lock; the parent releases it, the
+ *     child re-initialises it (init.c).
+ * Anonymous mappings, advice nobody acts on and advice inside a range the
+ * calling thread's view knows never touch the lock.
  */
 #ifndef ADVSHIM_SHIM_H
 #define ADVSHIM_SHIM_H
@@ -41,6 +58,7 @@ extern int files_oom;
 
 #include "policy/policy.h"
 #include "shim/maptable.h"
+#include "shim/page.h"
 #include "shim/stats_layout.h"
 #include "shim/sys.h"
 
@@ -94,11 +112,11 @@ struct shim_globals {
 	pthread_rwlock_t lock;
 	struct maptable table;
 	size_t nr_ranges;		/* atomic copy of table.count */
-	unsigned long table_gen;	/* bumped on every table change */
+	unsigned long table_gen;	/* atomic: table_gen(), gen_bump() */
 	struct shim_file *files;	/* uthash by key */
 	struct shim_file *idle_head, *idle_tail;
 	size_t nr_idle;
-	/* Cold, after the fields of the hot paths (their layout unchanged). */
+	/* Cold: after the fields the hot paths read. */
 	struct maptable dontfork;	/* MADV_DONTFORK file ranges (dontfork.c) */
 	bool dontfork_lost;		/* a record failed: the child drops all */
 };
@@ -110,37 +128,70 @@ extern __thread int shim_busy
 	__attribute__((tls_model("initial-exec"))) SHIM_HIDDEN;
 
 /* --- init.c */
-/* shim_init - once-only initialisation; safe to call any time, any thread. */
+/*
+ * shim_init - the once-only initialisation: resolves the next definitions,
+ * maps the stats page, loads the policy and registers the fork handlers,
+ * then publishes shim.state (SHIM_ACTIVE, or SHIM_PASSTHROUGH on any
+ * failure, logged once).  Safe to call from any thread at any time: one
+ * caller wins, the others (and re-entrant calls) return at once while it
+ * runs.  Takes no shim.lock; errno is preserved.
+ */
 void shim_init(void) SHIM_HIDDEN;
 
+/* shim_state_get - shim.state (enum shim_state), an acquire load. */
 static inline int shim_state_get(void)
 {
 	return __atomic_load_n(&shim.state, __ATOMIC_ACQUIRE);
 }
 
-/* shim_active - policy in force and this thread not already inside. */
+/*
+ * shim_active - true if the policy is in force and this thread is not
+ * already inside the shim (shim_busy); no lock, never initialises.
+ */
 static inline bool shim_active(void)
 {
 	return shim_state_get() == SHIM_ACTIVE && !shim_busy;
 }
 
 /*
- * shim_activate - like shim_active, but initialises first if nobody has.
+ * shim_activate - shim_active(), but runs shim_init() first if nobody has.
  * Only for entry points allocators never use while holding their locks
- * (file mappings, advice other than the allocator kinds, fadvise).
+ * (file mappings, advice other than the allocator kinds, fadvise), since
+ * init allocates.  No lock; errno preserved.
  */
 bool shim_activate(void) SHIM_HIDDEN;
 
-/* Does any rule change advice @kind of @family (or is every call logged)? */
+/*
+ * shim_acts_on - true if some rule changes advice @kind of @family, or
+ * every call is logged (level debug); false: pass such calls on as they
+ * are.  Read without a lock after observing SHIM_ACTIVE.
+ */
 static inline bool shim_acts_on(enum adv_family family, enum adv_kind kind)
 {
 	return (shim.acts[family] >> kind) & 1u;
 }
 
-/* --- real.c: the next definitions (libc's), raw syscalls until resolved. */
+/* --- real.c: the next definitions (libc's), raw syscalls until resolved */
+/*
+ * real_resolve - look up the next definition of every interposed name
+ * (dlsym(RTLD_NEXT)); a name not found keeps its raw system call.  Called
+ * by shim_init; no lock, never fails visibly.
+ */
 void real_resolve(void) SHIM_HIDDEN;
+
+/*
+ * real_dlsym_get - the real dlsym (libc's, found with dlvsym), resolved on
+ * first use and cached in advshim_real_dlsym; NULL if it cannot be found.
+ * No lock, any thread, from the sanitizers' early dlsym calls too.
+ */
 void *real_dlsym_get(void) SHIM_HIDDEN;
 extern void *advshim_real_dlsym SHIM_HIDDEN;
+
+/*
+ * call_mmap ... call_madvise - the next definition of the name, or before
+ * it is resolved the raw system call with libc's contract: the result of
+ * the call, -1 or MAP_FAILED with errno set on failure.  No lock.
+ */
 void *call_mmap(void *addr, size_t len, int prot, int flags, int fd,
 		off_t off) SHIM_HIDDEN;
 void *call_mmap64(void *addr, size_t len, int prot, int flags, int fd,
@@ -149,66 +200,254 @@ int call_munmap(void *addr, size_t len) SHIM_HIDDEN;
 void *call_mremap(void *old, size_t old_len, size_t new_len, int flags,
 		  void *new_addr) SHIM_HIDDEN;
 int call_madvise(void *addr, size_t len, int advice) SHIM_HIDDEN;
-/* These two return 0 or an error number and never change errno. */
+
+/*
+ * call_posix_madvise, call_posix_fadvise, call_posix_fadvise64 - likewise,
+ * with the posix contract: 0 or an error number, errno never changed
+ * (posix_madvise(POSIX_MADV_DONTNEED) is glibc's no-op before resolution).
+ */
 int call_posix_madvise(void *addr, size_t len, int advice) SHIM_HIDDEN;
 int call_posix_fadvise(int fd, off_t off, off_t len, int advice) SHIM_HIDDEN;
 int call_posix_fadvise64(int fd, off_t off, off_t len, int advice) SHIM_HIDDEN;
 
 /* --- log.c */
+/*
+ * shim_log - one line "advshim[PID]: ..." at @level (enum
+ * policy_log_level) if the level in force allows it: formatted on the
+ * stack, one write(2) to the log target (stderr by default), truncated to
+ * 1 KiB.  No malloc, no lock of its own (callers may hold shim.lock),
+ * errno preserved, write errors ignored.
+ */
 void shim_log(int level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3))) SHIM_HIDDEN;
 
-/* --- stats.c */
+/* --- stats.c: the counters page `advshim inspect` reads (stats_layout.h) */
+/* The page in use: a private static one until stats_init() maps the memfd. */
 extern struct advshim_stats *shim_stats SHIM_HIDDEN;
+
+/*
+ * stats_init - fill in the page's header (magic, version, pid, library
+ * version) and move the counters to a fresh MAP_SHARED memfd page; on any
+ * failure they stay in the private page (inspect then finds none).
+ * Called once by shim_init; no lock; errno preserved.
+ */
 void stats_init(void) SHIM_HIDDEN;
+
+/*
+ * stats_after_fork - in a fork child (one thread): give it its own page,
+ * starting from the parent's numbers, and unmap the parent's.  Raw system
+ * calls only, no allocation; on failure the private page is used.
+ */
 void stats_after_fork(void) SHIM_HIDDEN;
+
+/* STAT_INC, STAT_SET - relaxed atomic update of a counter; no lock. */
 #define STAT_INC(field) __atomic_fetch_add(&shim_stats->field, 1, __ATOMIC_RELAXED)
 #define STAT_SET(field, v) __atomic_store_n(&shim_stats->field, (v), __ATOMIC_RELAXED)
 
-/* --- files.c (callers hold shim.lock as documented there) */
+/* --- files.c: the (dev, ino) decision cache */
+#define FILES_IDLE_MAX	4096		/* entries kept with no range */
+
+/* A file's name and rule, found without the lock (files_name_fd). */
+struct file_name {
+	char path[4096];		/* "" when unreadable */
+	const struct policy_rule *rule;	/* NULL: no rule, pass through */
+};
+
+/*
+ * files_find - the entry for (@dev, @ino), or NULL.  shim.lock held in
+ * either mode; the entry stays valid until the lock is released.
+ */
 struct shim_file *files_find(dev_t dev, ino_t ino) SHIM_HIDDEN;
-struct shim_file *files_add(const struct stat *st, const char *path,
-			    const struct policy_rule *rule) SHIM_HIDDEN;
-bool files_stale(const struct shim_file *f, const struct stat *st) SHIM_HIDDEN;
-int files_update(struct shim_file *f, const struct stat *st, const char *path,
-		 const struct policy_rule *rule) SHIM_HIDDEN;
+
+/*
+ * files_fresh - the entry for the file @st describes (its fstat or stat)
+ * if there is one and it is still that file (same ctime), else NULL.
+ * shim.lock held in either mode.
+ */
+struct shim_file *files_fresh(const struct stat *st) SHIM_HIDDEN;
+
+/*
+ * files_name_fd - the path the kernel reports for @fd and the policy's
+ * rule for it, into *@out ("" and NULL when /proc/self/fd cannot be read).
+ * Takes no lock: call it without shim.lock held.  errno is clobbered.
+ */
+void files_name_fd(int fd, struct file_name *out) SHIM_HIDDEN;
+
+/*
+ * files_store - the entry for the file @st describes, saying @path and
+ * @rule: an existing fresh entry is returned as it is (another thread
+ * stored it first), a stale one is refreshed, a missing one added (idle
+ * until a table range takes a reference).  shim.lock held for writing.
+ * Returns NULL when memory runs out (counted in errors; the caller
+ * passes through).
+ */
+struct shim_file *files_store(const struct stat *st, const char *path,
+			      const struct policy_rule *rule) SHIM_HIDDEN;
+
+/*
+ * files_get, files_put - the mapping table's reference callbacks on a
+ * struct shim_file: the first reference takes the entry off the idle
+ * list, dropping the last puts it back (the oldest idle entries beyond
+ * FILES_IDLE_MAX are freed).  shim.lock held for writing.
+ */
 void files_get(void *f) SHIM_HIDDEN;
 void files_put(void *f) SHIM_HIDDEN;
-const struct shim_file *files_lookup_fd(int fd, const struct stat *st) SHIM_HIDDEN;
-int fd_path(int fd, char *buf, size_t size) SHIM_HIDDEN;
 
-/* --- kview.c */
+/* --- kview.c: the kernel's view of an address */
 struct kview_vma {
 	uintptr_t start, end;
 	dev_t dev;
 	ino_t ino;
-	char path[4096];
+	char path[4096];		/* "" for anonymous memory */
 };
+
+/*
+ * kview_query - the VMA covering @addr, or the first one after it, from
+ * the kernel (PROCMAP_QUERY on Linux 6.11+, else /proc/self/maps parsed on
+ * the stack).  Returns 0 with *@out filled in, or -1 with errno (ENOENT:
+ * nothing at or above @addr; any error opening or reading the maps file).
+ * Call without shim.lock (it makes system calls); errno is clobbered.
+ */
 int kview_query(uintptr_t addr, struct kview_vma *out) SHIM_HIDDEN;
+
+/* kview_force_maps - always parse /proc/self/maps (tests of the fallback). */
 void kview_force_maps(void) SHIM_HIDDEN;
 
-
-/* --- dontfork.c: MADV_DONTFORK ranges, dropped in a fork child */
-/* Before madvise(@advice): records a DONTFORK range that has known files. */
-void dontfork_before(void *addr, size_t len, int advice) SHIM_HIDDEN;
-/* After a successful madvise(@advice): DOFORK removes the records. */
-void dontfork_after(void *addr, size_t len, int advice) SHIM_HIDDEN;
-/* The write lock held: the range is a new mapping, without DONTFORK. */
-void dontfork_forget(uintptr_t s, uintptr_t e) SHIM_HIDDEN;
-/* Any lock mode: may some of [s, e) carry DONTFORK (mremap moves it)? */
-bool dontfork_overlaps(uintptr_t s, uintptr_t e) SHIM_HIDDEN;
-/* The write lock held: a DONTFORK range moved to [s, e). */
-void dontfork_moved(uintptr_t s, uintptr_t e) SHIM_HIDDEN;
+/* --- dontfork.c: MADV_DONTFORK file ranges, dropped in a fork child */
 /*
- * Fork child (one thread, the lock held): drop the recorded ranges from
- * the table, then the records.  Frees slab nodes, never calls malloc.
+ * dontfork_before - before madvise(@addr, @len, @advice): for
+ * MADV_DONTFORK over known file ranges, record the range (a fork racing
+ * with the call then sees it).  Takes and releases the write lock; an
+ * unstorable record marks the whole table lost for the child.  errno
+ * preserved.
+ */
+void dontfork_before(void *addr, size_t len, int advice) SHIM_HIDDEN;
+
+/*
+ * dontfork_after - after a successful madvise(@addr, @len, @advice): for
+ * MADV_DOFORK, drop the records of that range.  Takes and releases the
+ * write lock.
+ */
+void dontfork_after(void *addr, size_t len, int advice) SHIM_HIDDEN;
+
+/*
+ * dontfork_forget - [@s, @e) is a new mapping, inherited by a fork child:
+ * drop its records.  Write lock held; never fails (a split that cannot
+ * get a node forgets the tail too, the safe side).
+ */
+void dontfork_forget(uintptr_t s, uintptr_t e) SHIM_HIDDEN;
+
+/*
+ * dontfork_overlaps - may some of [@s, @e) carry VM_DONTCOPY (a record, or
+ * records lost)?  Lock held, either mode.
+ */
+bool dontfork_overlaps(uintptr_t s, uintptr_t e) SHIM_HIDDEN;
+
+/*
+ * dontfork_moved - a DONTFORK range moved to [@s, @e) (mremap): record
+ * it there.  Write lock held; errors as dontfork_before.
+ */
+void dontfork_moved(uintptr_t s, uintptr_t e) SHIM_HIDDEN;
+
+/*
+ * dontfork_child - in a fork child (one thread, the lock held for writing
+ * by the fork handler): drop the recorded ranges from the table (all of
+ * it if records were lost), then the records.  Frees slab nodes, never
+ * calls malloc, never fails.
  */
 void dontfork_child(void) SHIM_HIDDEN;
 
-/* --- advise.c */
-int advise_range(void *addr, size_t len, int advice, bool posix) SHIM_HIDDEN;
+/* --- decide.c: one advice call on one file, both families */
+#define ADV_SKIP (-1)			/* issue nothing, report success */
+#define ADV_KEEP (-2)			/* issue the caller's value */
 
-/* Lock helpers: never fail visibly (fail open on EDEADLK etc.). */
+/* The call being decided, as the caller made it. */
+struct adv_call {
+	const char *api;		/* "madvise", "posix_madvise", ... */
+	enum adv_family family;
+	enum adv_kind kind;
+	int advice;			/* the caller's value */
+	int fd;				/* fadvise family: the descriptor */
+};
+
+/*
+ * decide_code - what action @a means for a call of @family: ADV_KEEP,
+ * ADV_SKIP, or the value to issue instead (a rewrite to a kind the family
+ * lacks keeps).  No lock, no counting, never fails.
+ */
+int decide_code(enum adv_family family, struct adv_action a) SHIM_HIDDEN;
+
+/*
+ * decide_count - count one piece whose caller asked for @advice and that
+ * is issued as @to (ADV_SKIP: not at all): kept, skipped or rewritten.
+ * Relaxed atomic adds, no lock.
+ */
+static inline void decide_count(int advice, int to)
+{
+	if (to == advice)
+		STAT_INC(kept);
+	else if (to == ADV_SKIP)
+		STAT_INC(skipped);
+	else
+		STAT_INC(rewritten);
+}
+
+/*
+ * decide_apply - the value to issue for @c under action @a: the caller's
+ * advice (keep, or a rewrite to a kind this family lacks), the rewritten
+ * value, or ADV_SKIP; counted in kept, rewritten or skipped.  No lock, no
+ * log, never fails.
+ */
+int decide_apply(const struct adv_call *c, struct adv_action a) SHIM_HIDDEN;
+
+/*
+ * decide - decide_apply() for the piece [@start, @start + @len) (fadvise:
+ * offset and length) of a file with rule @rule (NULL: no rule, keep) and
+ * path @path, and log it: the file's first rewrite or skip at level info
+ * (@f: its cache entry, whose `logged` flag says if that was done; NULL:
+ * log every one), every call at level debug.  shim.lock held (either
+ * mode) when @f is non-NULL, so that it and @path stay valid.
+ */
+int decide(const struct adv_call *c, struct shim_file *f,
+	   const struct policy_rule *rule, const char *path, long long start,
+	   long long len) SHIM_HIDDEN;
+
+/* --- advise.c */
+#define ADV_UNKNOWN (-3)		/* advise_known: take advise_range */
+
+/*
+ * advise_known - without the lock: the value to issue for madvise-family
+ * @advice (kind @kind) on [@addr, @addr + @len) when that range lies in
+ * one extent this thread's view knows (view.c) and nothing is left to
+ * log: the caller's value, a rewrite, or ADV_SKIP; counted like a decided
+ * piece.  ADV_UNKNOWN otherwise: then call advise_range().  The caller
+ * issues the call itself, with the caller's exact arguments when the
+ * value is unchanged and the length in whole pages when rewritten, as
+ * advise_range() does.  Never fails, errno untouched.
+ */
+int advise_known(void *addr, size_t len, int advice, enum adv_kind kind)
+	SHIM_HIDDEN;
+
+/*
+ * advise_range - apply madvise-family @advice (the caller's value, of kind
+ * @kind) to [@addr, @addr + @len): each piece gets its file's action, pieces the
+ * table does not know are asked of the kernel's view, adjacent pieces
+ * with the same result go as one call (an unchanged range is the caller's
+ * exact call).  @posix: issue through posix_madvise.  Returns 0 or an
+ * error number as the kernel would for the whole range (a hole: ENOMEM
+ * after the rest is done; another error stops the walk).  Call without
+ * shim.lock; takes the read lock per piece, the write lock to cache a new
+ * file; a call inside one range this thread's view knows takes none.
+ * errno changes only when a piece fails.
+ */
+int advise_range(void *addr, size_t len, int advice, enum adv_kind kind,
+		 bool posix) SHIM_HIDDEN;
+
+/*
+ * shim_rdlock, shim_wrlock, shim_unlock - shim.lock (see the protocol at
+ * the top).  They never fail visibly: an error (EDEADLK, EAGAIN) is
+ * ignored and the caller goes on (fail open).
+ */
 static inline void shim_rdlock(void)
 {
 	pthread_rwlock_rdlock(&shim.lock);
@@ -225,44 +464,38 @@ static inline void shim_unlock(void)
 }
 
 /*
- * A thread's last table hit: valid while table_gen is unchanged (then the
- * node is still in the table, unmodified).  Programs advise a mapping
- * right after mapping it (Lucene does), so this skips most descents.
+ * table_gen - the generation of shim.table and of the cached decisions;
+ * an atomic read, with or without shim.lock.
  */
-struct table_hint {
-	unsigned long gen;
-	const struct map_node *node;
-};
-extern __thread struct table_hint table_hint
-	__attribute__((tls_model("initial-exec"))) SHIM_HIDDEN;
-
-/* Remember @n (lock held, either mode) as this thread's hint. */
-static inline void hint_set(const struct map_node *n)
+static inline unsigned long table_gen(void)
 {
-	table_hint.gen = shim.table_gen;
-	table_hint.node = n;
+	return __atomic_load_n(&shim.table_gen, __ATOMIC_RELAXED);
 }
 
-/* The hinted node if it contains @addr (lock held), else NULL. */
-static inline const struct map_node *hint_get(uintptr_t addr)
+/*
+ * gen_bump - shim.lock held for writing: the table or a cached file's
+ * decision changed, so every thread's view of them (view.c) is stale.
+ */
+static inline void gen_bump(void)
 {
-	const struct map_node *n = table_hint.node;
-
-	if (table_hint.gen == shim.table_gen && n && n->start <= addr &&
-	    addr < n->end)
-		return n;
-	return NULL;
+	__atomic_store_n(&shim.table_gen, shim.table_gen + 1, __ATOMIC_RELAXED);
 }
 
-/* After changing shim.table (write lock held): publish its size. */
+/*
+ * table_changed - after changing shim.table (write lock held): bump the
+ * generation, publish the size for table_nr() and the stats.
+ */
 static inline void table_changed(void)
 {
-	shim.table_gen++;
+	gen_bump();
 	__atomic_store_n(&shim.nr_ranges, shim.table.count, __ATOMIC_RELAXED);
 	STAT_SET(file_maps_live, shim.table.count);
 }
 
-/* Lock-free hint: zero means no file range is known, skip the lock. */
+/*
+ * table_nr - the number of ranges in the table, read without the lock:
+ * zero means no file range is known, so munmap and mremap skip the lock.
+ */
 static inline size_t table_nr(void)
 {
 	return __atomic_load_n(&shim.nr_ranges, __ATOMIC_RELAXED);

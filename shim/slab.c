@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "shim/page.h"
 #include "shim/slab.h"
 #include "shim/sys.h"
 
@@ -56,7 +57,7 @@ void *slab_alloc(size_t size)
 	if (size == 0)
 		size = 1;
 	if (size > ((size_t)1 << SLAB_MAX_SHIFT))
-		return map_pages((size + 4095) & ~(size_t)4095);
+		return map_pages(page_up(size));
 	c = size_class(size);
 	bsize = (size_t)1 << (c + SLAB_MIN_SHIFT);
 	b = free_list[c];
@@ -89,7 +90,7 @@ void slab_free(void *p, size_t size)
 	if (size == 0)
 		size = 1;
 	if (size > ((size_t)1 << SLAB_MAX_SHIFT)) {
-		size = (size + 4095) & ~(size_t)4095;
+		size = page_up(size);
 		if (!sys_munmap(p, size))
 			mapped_bytes -= size;
 		return;

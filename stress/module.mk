@@ -1,10 +1,8 @@
 # stress/: advshim-stress under the shim with ASan+UBSan and with TSan,
-# the JVM under the shim, and the fault-injection tests (tests/fault/,
-# whose rules live here because only */module.mk files are included).
+# the JVM under the shim, fork and mremap races.
 #
 #   make stress [STRESS_SECONDS=60] [STRESS_THREADS=32]
 #   make check-stress      the same for 10 s, plus a plain control run
-#   make check-fault       tests/fault/: shim and watcher fault injection
 #
 # The sanitizer builds are separate trees (STRESS_ASAN_BUILD, default
 # build-asan: `make BUILD=build-asan SANITIZER=address,undefined`; and
@@ -23,7 +21,7 @@ REMAP_WIN_LIB	:= $(BUILD)/stress/libadvshim-remapwindow.so
 TARGETS		+= $(STRESS_BIN) $(FORK_LOCK_BIN) $(REMAP_RACE_BIN) \
 		   $(REMAP_WIN_BIN) $(REMAP_WIN_LIB)
 
-$(STRESS_BIN): $(OBJ)/stress/stress.o
+$(STRESS_BIN): $(OBJ)/stress/stress.o $(OBJ)/common/smaps.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread -ldl
 
@@ -31,12 +29,12 @@ $(FORK_LOCK_BIN): $(OBJ)/stress/fork_lock.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread
 
-$(REMAP_RACE_BIN): $(OBJ)/stress/remap_race.o
+$(REMAP_RACE_BIN): $(OBJ)/stress/remap_race.o $(OBJ)/common/smaps.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread
 
 # -rdynamic: the preloaded library finds remap_window_hook by dlsym.
-$(REMAP_WIN_BIN): $(OBJ)/stress/remap_window.o
+$(REMAP_WIN_BIN): $(OBJ)/stress/remap_window.o $(OBJ)/common/smaps.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -rdynamic -o $@ $^ -ldl
 
@@ -45,17 +43,17 @@ $(REMAP_WIN_LIB): $(OBJ)/stress/remap_window_lib.o
 	$(CC) $(ALL_LDFLAGS) -shared -o $@ $^ -ldl
 
 .PHONY: stress check-stress stress-build-asan stress-build-tsan
+# The shim and the stress program, built in the sanitizer trees.
+STRESS_SAN_ARTIFACTS := $(SHIM_LIB) $(STRESS_BIN)
 stress-build-asan:
 	@$(MAKE) --no-print-directory BUILD=$(STRESS_ASAN_BUILD) \
 		SANITIZER=address,undefined \
-		$(STRESS_ASAN_BUILD)/libadvshim.so \
-		$(STRESS_ASAN_BUILD)/stress/advshim-stress
+		$(patsubst $(BUILD)/%,$(STRESS_ASAN_BUILD)/%,$(STRESS_SAN_ARTIFACTS))
 
 stress-build-tsan:
 	@$(MAKE) --no-print-directory BUILD=$(STRESS_TSAN_BUILD) \
 		SANITIZER=thread \
-		$(STRESS_TSAN_BUILD)/libadvshim.so \
-		$(STRESS_TSAN_BUILD)/stress/advshim-stress
+		$(patsubst $(BUILD)/%,$(STRESS_TSAN_BUILD)/%,$(STRESS_SAN_ARTIFACTS))
 
 # Each part runs even when an earlier one failed; any failure fails.
 stress: $(STRESS_BIN) $(FORK_LOCK_BIN) $(REMAP_RACE_BIN) $(REMAP_WIN_BIN) \
@@ -80,36 +78,3 @@ check-stress: $(STRESS_BIN) $(FORK_LOCK_BIN) $(REMAP_RACE_BIN) $(REMAP_WIN_BIN) 
 	exit $$rc
 
 CHECK_TARGETS	+= check-stress
-
-# --- tests/fault/ (rules here: tests/fault/module.mk would not be included)
-FAULT_CALLS	:= $(BUILD)/tests/fault/advshim-fault-calls
-FAULT_MALLOC	:= $(BUILD)/tests/fault/libadvshim-failmalloc.so
-FAULT_WATCH	:= $(BUILD)/tests/fault/libadvshim-watchfault.so
-TARGETS		+= $(FAULT_CALLS) $(FAULT_MALLOC) $(FAULT_WATCH)
-
-$(FAULT_CALLS): $(OBJ)/tests/fault/calls.o
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ -ldl
-
-# The failing allocator must not be instrumented (it is the allocator).
-$(OBJ)/tests/fault/failmalloc.o: SAN_FLAGS :=
-$(FAULT_MALLOC): $(OBJ)/tests/fault/failmalloc.o
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -shared -o $@ $^
-
-$(OBJ)/tests/fault/watchfault.o: SAN_FLAGS :=
-$(FAULT_WATCH): $(OBJ)/tests/fault/watchfault.o
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -shared -o $@ $^
-
-.PHONY: check-fault
-# Literal paths: tools/watch/module.mk is included after this file, so
-# $(WATCH_BIN) and $(WATCH_PLAYER) are not set yet here.
-check-fault: $(FAULT_CALLS) $(FAULT_MALLOC) $(FAULT_WATCH) $(SHIM_LIB) \
-	     $(BUILD)/advshim-watch $(BUILD)/tests/watch_player
-	@rc=0; \
-	sh tests/fault/run_shim.sh $(BUILD) || rc=1; \
-	sh tests/fault/run_watch.sh $(BUILD) || rc=1; \
-	exit $$rc
-
-CHECK_TARGETS	+= check-fault

@@ -46,6 +46,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/smaps.h"
+
 #define PAGE		4096UL
 #define NR_FILES	8
 #define FILE_PAGES	64
@@ -483,15 +485,6 @@ struct vma {
 	bool rr, sr;
 };
 
-/* Is the two-letter @fl one of the space-separated words of @flags? */
-static bool has_flag(const char *flags, const char *fl)
-{
-	for (const char *p = strstr(flags, fl); p; p = strstr(p + 1, fl))
-		if (p[-1] == ' ' && (p[2] == ' ' || p[2] == '\0'))
-			return true;
-	return false;
-}
-
 /*
  * The VMAs of this process, from smaps, in anonymous memory that stays
  * mapped (no malloc: this also runs in forked children).  NULL on error.
@@ -503,9 +496,10 @@ static struct vma *read_smaps(size_t *nr)
 	static char *buf;
 	static struct vma *v;
 	size_t n = 0, len = 0;
-	char *line, *next;
+	struct smaps_cursor c;
+	struct smaps_vma m;
 	ssize_t got;
-	int fd;
+	int fd, r;
 
 	if (!buf)
 		buf = mmap(NULL, SMAPS_BUF, PROT_READ | PROT_WRITE,
@@ -524,24 +518,18 @@ static struct vma *read_smaps(size_t *nr)
 	       (got = read(fd, buf + len, SMAPS_BUF - len - 1)) > 0)
 		len += (size_t)got;
 	close(fd);
-	buf[len] = '\0';
-	for (line = buf; line && *line; line = next) {
-		unsigned long s, e;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (line[0] != 'V' && sscanf(line, "%lx-%lx ", &s, &e) == 2) {
-			if (n == SMAPS_VMAS) {
-				fail("more than %lu VMAs", SMAPS_VMAS);
-				break;
-			}
-			v[n++] = (struct vma){ s, e, false, false };
-		} else if (n && !strncmp(line, "VmFlags:", 8)) {
-			v[n - 1].rr = has_flag(line + 8, "rr");
-			v[n - 1].sr = has_flag(line + 8, "sr");
+	smaps_begin(&c, buf, len);
+	while ((r = smaps_next(&c, &m)) == 1) {
+		if (n == SMAPS_VMAS) {
+			fail("more than %lu VMAs", SMAPS_VMAS);
+			break;
 		}
+		v[n++] = (struct vma){ (uintptr_t)m.start, (uintptr_t)m.end,
+				       smaps_has_flag(&m, "rr"),
+				       smaps_has_flag(&m, "sr") };
 	}
+	if (r < 0)
+		fail("/proc/self/smaps:%u: not smaps text", c.line);
 	*nr = n;
 	return v;
 }

@@ -32,6 +32,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "common/smaps.h"
+
 #define PG 4096UL
 
 static void out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -62,10 +64,8 @@ static void ret_ptr(const char *what, void *p)
 static void info_rr(const char *what, void *p)
 {
 	static char buf[1 << 20];
-	unsigned long a = (unsigned long)p, s, e;
-	int fd = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC), in = 0, rr = -1;
+	int fd = open("/proc/self/smaps", O_RDONLY | O_CLOEXEC), rr;
 	ssize_t n, len = 0;
-	char *line, *nl;
 
 	if (fd < 0) {
 		out("info %s rr unknown (smaps: errno %d)\n", what, errno);
@@ -74,18 +74,7 @@ static void info_rr(const char *what, void *p)
 	while ((n = read(fd, buf + len, sizeof(buf) - 1 - (size_t)len)) > 0)
 		len += n;
 	close(fd);
-	buf[len] = '\0';
-	for (line = buf; line && *line; line = nl ? nl + 1 : NULL) {
-		nl = strchr(line, '\n');
-		if (nl)
-			*nl = '\0';
-		if (line[0] != 'V' && sscanf(line, "%lx-%lx ", &s, &e) == 2)
-			in = a >= s && a < e;
-		else if (in && !strncmp(line, "VmFlags:", 8)) {
-			rr = strstr(line, " rr") != NULL;
-			break;
-		}
-	}
+	rr = smaps_flag_at(buf, (size_t)len, (uintptr_t)p, "rr");
 	out("info %s rr %d\n", what, rr);
 }
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# run_shim.sh BUILD - fault injection for the shim (issue 7).
+# run_shim.sh BUILD - fault injection for the shim.
 #
 # Each case runs advshim-fault-calls (tests/fault/calls.c) twice under the
 # same fault, without and with BUILD/libadvshim.so, and compares the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# run_watch.sh BUILD - fault injection for advshim-watch (issue 7).
+# run_watch.sh BUILD - fault injection for advshim-watch.
 #
 # The real daemon runs against a fixture tree played by the watcher's own
 # player (tests/integration/watch/player.c: a memcg thrashing for good),

@@ -162,7 +162,7 @@ Test(ab_exp, syntax_and_top_level)
 	expect_err(L1 "limit_mib = 1;\n", 2, "out of range");
 	expect_err(L1 "limit_mib = 64.5;\n", 2, "whole number");
 	expect_err(L1 L2 "duration_s = 0;\n", 3, "out of range");
-	expect_err(L1 L2 "duration_s = \"10\";\n", 3, "must be a number");
+	expect_err(L1 L2 "duration_s = \"10\";\n", 3, "duration_s: expected a number");
 	expect_err(L1 L2 L3 "interval_ms = 5;\n", 4, "out of range");
 	expect_err(L1 L2 L3 "dir = \"tmp\";\n" L4 L5 L6 L7 L8 L9 L10, 4, "absolute");
 	expect_err(L1 L2 L3 "recover_pct = 120;\n", 4, "out of range");
@@ -183,8 +183,8 @@ Test(ab_exp, files)
 		   "unknown substitution");
 	expect_err(L1 L2 L3 "files = (\n { name = \"v\"; path = \"/a\"; size_mib = 1; },\n"
 		   " { name = \"v\"; path = \"/b\"; size_mib = 1; } );\n", 6, "used twice (first at line 5)");
-	expect_err(L1 L2 L3 "files = { };\n", 4, "must be a list");
-	expect_err(L1 L2 L3 "files = ( 1 );\n", 4, "must be a group");
+	expect_err(L1 L2 L3 "files = { };\n", 4, "files: expected a list");
+	expect_err(L1 L2 L3 "files = ( 1 );\n", 4, "element 1: expected a group");
 }
 
 Test(ab_exp, workloads)
@@ -194,7 +194,7 @@ Test(ab_exp, workloads)
 	expect_err(L1 L2 L3 L4 L5 "  { name = \"r\"; throughput = true; }\n" L8, 6,
 		   "\"command\" is required");
 	expect_err(L1 L2 L3 L4 L5 "  { name = \"r\"; throughput = true; command = \"x\"; }\n" L8, 6,
-		   "must be an array of strings");
+		   "command: expected an array of strings");
 	expect_err(L1 L2 L3 L4 L5 "  { name = \"r\"; throughput = true; command = [ ]; }\n" L8, 6,
 		   "must not be empty");
 	expect_err(L1 L2 L3 L4 L5 "  { name = \"r\"; throughput = true; command = [ \"${FOO}\" ]; }\n" L8, 6,
@@ -226,7 +226,7 @@ Test(ab_exp, event)
 		   "is the throughput workload");
 	expect_err(L1 L2 L3 L4 L5 L6 L7 L8 "event = { workload = \"c\"; at = 1; };\n" L10, 9,
 		   "unknown key \"at\"");
-	expect_err(L1 L2 L3 L4 L5 L6 L7 L8 "event = \"c\";\n" L10, 9, "must be a group");
+	expect_err(L1 L2 L3 L4 L5 L6 L7 L8 "event = \"c\";\n" L10, 9, "event: expected a group");
 	expect_err(L1 L2 L3 L4 L5 L6 L7 L8 "event = { };\n" L10, 9, "\"workload\" is required");
 }
 
@@ -251,9 +251,9 @@ Test(ab_exp, arms)
 	expect_err(PRE "arms = ( { name = \"a\";\n policy = \"${NOPE}/p\"; } );\n", 11,
 		   "unknown substitution");
 	expect_err(PRE "arms = ( { name = \"a\";\n lru_gen = \"maybe\"; } );\n", 11,
-		   "\"lru_gen\" must be true/false or \"y\"/\"n\"");
+		   "lru_gen: expected true, false, \"y\" or \"n\"");
 	expect_err(PRE "arms = ( { name = \"a\";\n watcher = \"yes\"; } );\n", 11,
-		   "\"watcher\" must be true, false or a group");
+		   "watcher: expected true, false or a group");
 	expect_err(PRE "arms = ( { name = \"a\";\n watcher = { intervall_ms = 5; }; } );\n", 11,
 		   "watcher: unknown key \"intervall_ms\"");
 	expect_err(PRE "arms = ( { name = \"a\";\n watcher = { interval_ms = 5; }; } );\n", 11,

@@ -473,3 +473,43 @@ Test(maptable, bare_ranges_cut_out_of_another_table)
 	maptable_clear(&t);
 	cr_assert_eq(a.refs, 0);
 }
+
+/*
+ * A leaf's ranges, and a copy of the leaf that answers like it and that
+ * later changes of the table leave alone (what a thread's view keeps).
+ */
+Test(maptable, leaf_ranges_and_copy)
+{
+	struct maptable t = table();
+	struct tfile a = { 0 };
+	const struct mt_node *leaf, *copy;
+	const struct map_node *n, *r;
+	static _Alignas(64) unsigned char buf[MAPTABLE_NODE_BYTES];
+	unsigned int nr, i;
+	uintptr_t pg;
+
+	for (pg = 0; pg < 3 * MAPTABLE_LEAF_MAX; pg++)
+		cr_assert_eq(maptable_map(&t, 2 * pg * PG, (2 * pg + 1) * PG, &a), 0);
+	n = maptable_next_leaf(&t, 100 * PG, &leaf);
+	cr_assert_not_null(n);
+	r = maptable_leaf_ranges(leaf, &nr);
+	cr_assert_gt(nr, 1);
+	cr_assert_leq(nr, MAPTABLE_LEAF_MAX);
+	cr_assert(n >= r && n < r + nr, "the hit is one of its leaf's ranges");
+	for (i = 1; i < nr; i++)
+		cr_assert_leq(r[i - 1].end, r[i].start, "in address order");
+	copy = maptable_leaf_copy(buf, leaf);
+	cr_assert_eq((const void *)copy, (const void *)buf);
+	for (i = 0; i < nr; i++)
+		cr_assert_eq(maptable_leaf_find(copy, r[i].start)->end, r[i].end);
+	cr_assert_null(maptable_leaf_find(copy, r[0].end), "a gap");
+	pg = r[1].start;
+	/* The table changes; the copy does not. */
+	maptable_unmap(&t, 0, 6 * MAPTABLE_LEAF_MAX * PG);
+	cr_assert_eq(t.count, 0);
+	cr_assert_not_null(maptable_leaf_find(copy, pg));
+	r = maptable_leaf_ranges(copy, &i);
+	cr_assert_eq(i, nr);
+	cr_assert_eq(a.refs, 0);
+	maptable_clear(&t);
+}

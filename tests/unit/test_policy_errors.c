@@ -5,7 +5,11 @@
  * setting sits on a known line.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "policy/policy.h"
 
@@ -51,7 +55,7 @@ ERR(version_float, "version = 1.0;\n", 1, "got a floating-point number")
 
 /* top level */
 ERR(unknown_top_key, V "rulez = ();\n", 2,
-    "unknown top-level key \"rulez\" (expected version, log, processes, rules, watch)")
+    "unknown key \"rulez\" (expected version, log, processes, rules, watch)")
 ERR(rules_group, V "rules = { match = \"**\"; };\n", 2,
     "rules: expected a list")
 ERR(rules_array, V "rules = [ \"**\" ];\n", 2, "rules: expected a list")
@@ -186,7 +190,7 @@ ERR(fadvise_not_group, V R "  { match = \"**\"; fadvise = \"normal\"; }\n);\n", 
     "fadvise: expected a group")
 ERR(fadvise_unknown_key, V R "  { match = \"**\";\n"
     "    fadvise = { normal = \"keep\";\n      reuse = \"skip\"; }; }\n);\n", 5,
-    "unknown key \"reuse\" in fadvise (expected normal, random, sequential, "
+    "rule \"rule 1\": fadvise: unknown key \"reuse\" (expected normal, random, sequential, "
     "willneed, dontneed, noreuse, others)")
 
 /* on_map */
@@ -239,6 +243,54 @@ Test(policy_errors, load_file_directory)
 	cr_assert_eq(policy_load_file("/", &p, &err), -1);
 	cr_assert_eq(err.line, 0);
 	cr_assert(strstr(err.msg, "Is a directory"), "%s", err.msg);
+}
+
+/* load_error - policy_load_file(@path) fails with @frag, no line. */
+static void load_error(const char *path, const char *frag)
+{
+	struct policy_error err;
+	struct policy *p = NULL;
+
+	cr_assert_eq(policy_load_file(path, &p, &err), -1, "%s loaded", path);
+	cr_assert_null(p);
+	cr_expect_eq(err.line, 0);
+	cr_expect_str_eq(err.file, path);
+	cr_expect(strstr(err.msg, frag), "message \"%s\" lacks \"%s\"",
+		  err.msg, frag);
+}
+
+Test(policy_errors, load_file_not_text)
+{
+	char dir[] = "/tmp/advshim-policy-XXXXXX", path[64];
+	static char big[(1u << 20) + 2];
+	struct policy *p = NULL;
+	struct policy_error err;
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	cr_assert_eq(mkfifo(path, 0600), 0);
+	load_error(path, "not a regular file");
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/nul", dir);
+	f = fopen(path, "w");
+	fwrite("version = 1;\0\n", 1, 15, f);
+	fclose(f);
+	load_error(path, "contains NUL bytes");
+	memset(big, '\n', sizeof(big));
+	memcpy(big, "version = 1;", 12);
+	f = fopen(path, "w");
+	fwrite(big, 1, sizeof(big), f);
+	fclose(f);
+	load_error(path, "larger than 1 MiB");
+	/* exactly 1 MiB is still read (and parses: newlines only) */
+	f = fopen(path, "w");
+	fwrite(big, 1, 1u << 20, f);
+	fclose(f);
+	cr_expect_eq(policy_load_file(path, &p, &err), 0, "%s", err.msg);
+	policy_free(p);
+	unlink(path);
+	rmdir(dir);
 }
 
 Test(policy_errors, format)

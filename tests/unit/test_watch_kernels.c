@@ -19,11 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/lrugen.h"
+#include "common/memstat.h"
 #include "common/readfile.h"
 #include "tools/watch/detector.h"
 #include "tools/watch/kver.h"
-#include "tools/watch/lrugen.h"
-#include "tools/watch/memstat.h"
 
 #define FIXDIR "tests/fixtures/kernels"
 

@@ -6,7 +6,8 @@
  * as file:line and a message.  Strings may hold substitutions (${BUILD},
  * ${DIR}, ${OUT}, ${ARM}, ${MEMCG}, ${file:NAME}, ${LIMIT_MIB},
  * ${DURATION_S}, ${INTERVAL_MS}); they are checked at parse time and
- * expanded per arm by exp_expand().
+ * expanded per arm by exp_expand().  No locks: an experiment is read-only
+ * once parsed and may be shared.
  */
 #ifndef ADVSHIM_AB_EXP_H
 #define ADVSHIM_AB_EXP_H
@@ -125,6 +126,7 @@ int exp_parse_buffer(const char *buf, const char *name,
 int exp_load_file(const char *path, struct experiment **out,
 		  struct exp_error *err);
 
+/* exp_free - release @e (NULL is fine).  Cannot fail. */
 void exp_free(struct experiment *e);
 
 /*

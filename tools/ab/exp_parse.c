@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * exp_parse.c - experiment text (libconfig) -> struct experiment.
+ * exp_parse.c - experiment text (libconfig) -> struct experiment: the top
+ * level, files, workloads and the event here; the arms in exp_arm.c; the
+ * typed readers both use in exp_get.c.
  *
  * Strict on purpose: an experiment runs for minutes as root, so a typo
  * (a misspelt key silently ignored, a workload name that matches nothing)
@@ -9,20 +11,14 @@
 #include <errno.h>
 #include <libconfig.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/confcheck.h"
 #include "common/readfile.h"
-#include "policy/policy.h"
 #include "tools/ab/exp.h"
-
-struct parser {
-	const char *name;
-	struct exp_error *err;
-	struct experiment *e;
-};
+#include "tools/ab/exp_get.h"
 
 #define TOP_KEYS "version, name, description, limit_mib, duration_s, interval_ms, " \
 	"dir, print_every, baseline_s, recover_pct, settle_majflt_s, " \
@@ -30,300 +26,44 @@ struct parser {
 #define FILE_KEYS "name, path, size_mib"
 #define WL_KEYS "name, command, start_ms, throughput"
 #define EVENT_KEYS "workload"
-#define ARM_KEYS "name, label, shim, policy, policy_text, lru_gen, watcher, env, workloads"
-#define OV_KEYS "workload, command, shim, policy, policy_text, env"
-#define WATCH_KEYS "enabled, interval_ms, persist, dry_run, args, command"
 
-static int line_of(const config_setting_t *s)
+/* File @i of the "files" list. */
+static int parse_file(struct parser *ps, const config_setting_t *g, int i,
+		      void *ctx)
 {
-	int line = s ? (int)config_setting_source_line(s) : 0;
+	struct exp_file *f = &ps->e->files[i];
+	double size = 0;
+	char what[64];
 
-	return line > 0 ? line : 1;
-}
-
-__attribute__((format(printf, 3, 4)))
-static int perr(struct parser *ps, const config_setting_t *s,
-		const char *fmt, ...)
-{
-	va_list ap;
-
-	snprintf(ps->err->file, sizeof(ps->err->file), "%s", ps->name);
-	ps->err->line = line_of(s);
-	va_start(ap, fmt);
-	vsnprintf(ps->err->msg, sizeof(ps->err->msg), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static const char *type_name(const config_setting_t *s)
-{
-	switch (config_setting_type(s)) {
-	case CONFIG_TYPE_GROUP: return "a group { ... }";
-	case CONFIG_TYPE_INT:
-	case CONFIG_TYPE_INT64: return "an integer";
-	case CONFIG_TYPE_FLOAT: return "a number";
-	case CONFIG_TYPE_STRING: return "a string";
-	case CONFIG_TYPE_BOOL: return "a boolean";
-	case CONFIG_TYPE_ARRAY: return "an array [ ... ]";
-	case CONFIG_TYPE_LIST: return "a list ( ... )";
-	default: return "nothing";
-	}
-}
-
-/* Every member of group @g must be named in the comma list @keys. */
-static int check_keys(struct parser *ps, const config_setting_t *g,
-		      const char *what, const char *keys)
-{
-	for (int i = 0; i < config_setting_length(g); i++) {
-		const config_setting_t *m = config_setting_get_elem(g, (unsigned int)i);
-		const char *n = config_setting_name(m);
-		size_t len = strlen(n);
-		const char *p = keys;
-		bool found = false;
-
-		while ((p = strstr(p, n))) {
-			if ((p == keys || p[-1] == ' ') &&
-			    (p[len] == ',' || p[len] == '\0')) {
-				found = true;
-				break;
-			}
-			p += len;
-		}
-		if (!found)
-			return perr(ps, m, "%sunknown key \"%s\" (expected one of: %s)",
-				    what, n, keys);
-	}
-	return 0;
-}
-
-static int dupstr(struct parser *ps, const config_setting_t *s,
-		  const char *v, char **out)
-{
-	free(*out);
-	*out = strdup(v);
-	return *out ? 0 : perr(ps, s, "out of memory");
-}
-
-/* A string member @key of @g; *out untouched when absent and !required. */
-static int get_str(struct parser *ps, const config_setting_t *g,
-		   const char *what, const char *key, bool required, char **out)
-{
-	config_setting_t *s = config_setting_get_member(g, key);
-	const char *v;
-
-	if (!s)
-		return required ? perr(ps, g, "%s\"%s\" is required", what, key) : 0;
-	if (config_setting_type(s) != CONFIG_TYPE_STRING)
-		return perr(ps, s, "%s\"%s\" must be a string, not %s", what,
-			    key, type_name(s));
-	v = config_setting_get_string(s);
-	if (!*v)
-		return perr(ps, s, "%s\"%s\" must not be empty", what, key);
-	return dupstr(ps, s, v, out);
-}
-
-static int get_num(struct parser *ps, const config_setting_t *g,
-		   const char *what, const char *key, double min, double max,
-		   double *out)
-{
-	config_setting_t *s = config_setting_get_member(g, key);
-	double v;
-
-	if (!s)
-		return 0;
-	switch (config_setting_type(s)) {
-	case CONFIG_TYPE_INT:
-	case CONFIG_TYPE_INT64:
-		v = (double)config_setting_get_int64(s);
-		break;
-	case CONFIG_TYPE_FLOAT:
-		v = config_setting_get_float(s);
-		break;
-	default:
-		return perr(ps, s, "%s\"%s\" must be a number, not %s", what,
-			    key, type_name(s));
-	}
-	if (!isfinite(v) || v < min || v > max)
-		return perr(ps, s, "%s\"%s\" = %g is out of range (%g..%g)",
-			    what, key, v, min, max);
-	*out = v;
-	return 0;
-}
-
-static int get_uint(struct parser *ps, const config_setting_t *g,
-		    const char *what, const char *key, unsigned int min,
-		    unsigned int max, unsigned int *out)
-{
-	config_setting_t *s = config_setting_get_member(g, key);
-	long long v;
-
-	if (!s)
-		return 0;
-	if (config_setting_type(s) != CONFIG_TYPE_INT &&
-	    config_setting_type(s) != CONFIG_TYPE_INT64)
-		return perr(ps, s, "%s\"%s\" must be an integer, not %s", what,
-			    key, type_name(s));
-	v = config_setting_get_int64(s);
-	if (v < min || v > max)
-		return perr(ps, s, "%s\"%s\" = %lld is out of range (%u..%u)",
-			    what, key, v, min, max);
-	*out = (unsigned int)v;
-	return 0;
-}
-
-static int get_bool(struct parser *ps, const config_setting_t *g,
-		    const char *what, const char *key, int *out)
-{
-	config_setting_t *s = config_setting_get_member(g, key);
-
-	if (!s)
-		return 0;
-	if (config_setting_type(s) != CONFIG_TYPE_BOOL)
-		return perr(ps, s, "%s\"%s\" must be true or false, not %s",
-			    what, key, type_name(s));
-	*out = config_setting_get_bool(s);
-	return 0;
-}
-
-static void free_strv(char **v, size_t n)
-{
-	if (!v)
-		return;
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
-/* An array of strings (NULL-terminated copy); @nonempty: at least one. */
-static int get_strv(struct parser *ps, const config_setting_t *g,
-		    const char *what, const char *key, bool nonempty,
-		    char ***out, size_t *n)
-{
-	config_setting_t *s = config_setting_get_member(g, key);
-	int len;
-
-	if (!s)
-		return 0;
-	if (config_setting_type(s) != CONFIG_TYPE_ARRAY &&
-	    config_setting_type(s) != CONFIG_TYPE_LIST)
-		return perr(ps, s, "%s\"%s\" must be an array of strings [ \"...\" ], not %s",
-			    what, key, type_name(s));
-	len = config_setting_length(s);
-	if (nonempty && len == 0)
-		return perr(ps, s, "%s\"%s\" must not be empty", what, key);
-	free_strv(*out, *n);
-	*n = 0;
-	*out = calloc((size_t)len + 1, sizeof(char *));
-	if (!*out)
-		return perr(ps, s, "out of memory");
-	for (int i = 0; i < len; i++) {
-		config_setting_t *m = config_setting_get_elem(s, (unsigned int)i);
-
-		if (config_setting_type(m) != CONFIG_TYPE_STRING)
-			return perr(ps, m, "%s\"%s\": element %d must be a string, not %s",
-				    what, key, i + 1, type_name(m));
-		(*out)[i] = strdup(config_setting_get_string(m));
-		if (!(*out)[i])
-			return perr(ps, m, "out of memory");
-		*n = (size_t)i + 1;
-	}
-	return 0;
-}
-
-/* A list of groups (files, workloads, arms): returns its length or -1. */
-static int get_list(struct parser *ps, const config_setting_t *g,
-		    const char *key, bool required, config_setting_t **out)
-{
-	config_setting_t *s = config_setting_get_member(g, key);
-
-	*out = s;
-	if (!s)
-		return required ? perr(ps, g, "\"%s\" is required", key) : 0;
-	if (config_setting_type(s) != CONFIG_TYPE_LIST)
-		return perr(ps, s, "\"%s\" must be a list of groups ( { ... }, ... ), not %s",
-			    key, type_name(s));
-	if (required && config_setting_length(s) == 0)
-		return perr(ps, s, "\"%s\" must not be empty", key);
-	for (int i = 0; i < config_setting_length(s); i++) {
-		config_setting_t *m = config_setting_get_elem(s, (unsigned int)i);
-
-		if (config_setting_type(m) != CONFIG_TYPE_GROUP)
-			return perr(ps, m, "%s: element %d must be a group { ... }, not %s",
-				    key, i + 1, type_name(m));
-	}
-	return config_setting_length(s);
-}
-
-/* Names: letters, digits, '-', '_', '.'; used in paths and table heads. */
-static int check_name(struct parser *ps, const config_setting_t *g,
-		      const char *what, const char *name)
-{
-	size_t len = strlen(name);
-
-	if (len > 32)
-		return perr(ps, g, "%sname \"%s\" is longer than 32 characters",
-			    what, name);
-	for (const char *p = name; *p; p++) {
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' ||
-		      (*p == '.' && p != name)))
-			return perr(ps, g, "%sname \"%s\": use letters, digits, '-', '_' and '.' only",
-				    what, name);
-	}
-	return 0;
-}
-
-/* ${...} in every string of @v must be known. */
-static int check_subst_v(struct parser *ps, const config_setting_t *s,
-			 const char *what, char *const *v, size_t n)
-{
-	char bad[64];
-	const char *why;
-
-	for (size_t i = 0; i < n; i++)
-		if (v[i] && exp_check_subst(ps->e, v[i], &why, bad, sizeof(bad)))
-			return perr(ps, s, "%s\"%s\": %s \"%s\"", what, v[i],
-				    why, bad);
+	(void)ctx;
+	if (group_head(ps, g, "files", i, FILE_KEYS, what, sizeof(what),
+		       &f->line, &f->name) ||
+	    get_str(ps, g, what, "path", true, &f->path) ||
+	    get_num(ps, g, what, "size_mib", 1, 1 << 24, &size))
+		return -1;
+	if (!config_setting_get_member(g, "size_mib"))
+		return perr(ps, g, "%s\"size_mib\" is required", what);
+	if (size != floor(size))
+		return perr(ps, config_setting_get_member(g, "size_mib"),
+			    "%s\"size_mib\" must be a whole number", what);
+	f->size_mib = (uint64_t)size;
+	for (int j = 0; j < i; j++)
+		if (!strcmp(ps->e->files[j].name, f->name))
+			return perr(ps, g, "%sname \"%s\" is used twice (first at line %d)",
+				    what, f->name, ps->e->files[j].line);
 	return 0;
 }
 
 static int parse_files(struct parser *ps, const config_setting_t *root)
 {
 	config_setting_t *l;
-	int n = get_list(ps, root, "files", false, &l);
+	int n;
 
+	ps->e->files = get_groups(ps, root, "files", false,
+				  sizeof(*ps->e->files), &l, &n);
 	if (n <= 0)
 		return n;
-	ps->e->files = calloc((size_t)n, sizeof(*ps->e->files));
-	if (!ps->e->files)
-		return perr(ps, l, "out of memory");
-	for (int i = 0; i < n; i++) {
-		config_setting_t *g = config_setting_get_elem(l, (unsigned int)i);
-		struct exp_file *f = &ps->e->files[i];
-		double size = 0;
-		char what[64];
-
-		ps->e->nfiles = (size_t)i + 1;
-		f->line = line_of(g);
-		snprintf(what, sizeof(what), "files[%d]: ", i + 1);
-		if (check_keys(ps, g, what, FILE_KEYS) ||
-		    get_str(ps, g, what, "name", true, &f->name) ||
-		    check_name(ps, g, what, f->name) ||
-		    get_str(ps, g, what, "path", true, &f->path) ||
-		    get_num(ps, g, what, "size_mib", 1, 1 << 24, &size))
-			return -1;
-		if (!config_setting_get_member(g, "size_mib"))
-			return perr(ps, g, "%s\"size_mib\" is required", what);
-		if (size != floor(size))
-			return perr(ps, config_setting_get_member(g, "size_mib"),
-				    "%s\"size_mib\" must be a whole number", what);
-		f->size_mib = (uint64_t)size;
-		for (int j = 0; j < i; j++)
-			if (!strcmp(ps->e->files[j].name, f->name))
-				return perr(ps, g, "%sname \"%s\" is used twice (first at line %d)",
-					    what, f->name, ps->e->files[j].line);
-	}
-	return 0;
+	return each_group(ps, l, &ps->e->nfiles, parse_file, NULL);
 }
 
 /* File paths may only use ${DIR} and ${BUILD}: they exist before arms. */
@@ -348,49 +88,49 @@ static int check_file_paths(struct parser *ps, const config_setting_t *root)
 	return 0;
 }
 
+/* Workload @i of the "workloads" list. */
+static int parse_workload(struct parser *ps, const config_setting_t *g,
+			  int i, void *ctx)
+{
+	struct exp_workload *w = &ps->e->wl[i];
+	int thr = 0;
+	char what[64];
+
+	(void)ctx;
+	if (group_head(ps, g, "workloads", i, WL_KEYS, what, sizeof(what),
+		       &w->line, &w->name) ||
+	    get_strv(ps, g, what, "command", true, &w->argv, &w->argc) ||
+	    get_uint(ps, g, what, "start_ms", 0, 86400000, &w->start_ms) ||
+	    get_bool(ps, g, what, "throughput", &thr))
+		return -1;
+	if (!w->argv)
+		return perr(ps, g, "%s\"command\" is required", what);
+	if (check_subst_v(ps, config_setting_get_member(g, "command"),
+			  what, w->argv, w->argc))
+		return -1;
+	for (int j = 0; j < i; j++)
+		if (!strcmp(ps->e->wl[j].name, w->name))
+			return perr(ps, g, "%sname \"%s\" is used twice (first at line %d)",
+				    what, w->name, ps->e->wl[j].line);
+	w->throughput = thr;
+	if (thr && ps->e->throughput_wl >= 0)
+		return perr(ps, g, "%sonly one workload can be the throughput source (\"%s\" is already)",
+			    what, ps->e->wl[ps->e->throughput_wl].name);
+	if (thr)
+		ps->e->throughput_wl = i;
+	return 0;
+}
+
 static int parse_workloads(struct parser *ps, const config_setting_t *root)
 {
 	config_setting_t *l;
-	int n = get_list(ps, root, "workloads", true, &l);
+	int n;
 
-	if (n < 0)
-		return -1;
-	ps->e->wl = calloc((size_t)n, sizeof(*ps->e->wl));
-	if (!ps->e->wl)
-		return perr(ps, l, "out of memory");
 	ps->e->throughput_wl = -1;
-	for (int i = 0; i < n; i++) {
-		config_setting_t *g = config_setting_get_elem(l, (unsigned int)i);
-		struct exp_workload *w = &ps->e->wl[i];
-		int thr = 0;
-		char what[64];
-
-		ps->e->nwl = (size_t)i + 1;
-		w->line = line_of(g);
-		snprintf(what, sizeof(what), "workloads[%d]: ", i + 1);
-		if (check_keys(ps, g, what, WL_KEYS) ||
-		    get_str(ps, g, what, "name", true, &w->name) ||
-		    check_name(ps, g, what, w->name) ||
-		    get_strv(ps, g, what, "command", true, &w->argv, &w->argc) ||
-		    get_uint(ps, g, what, "start_ms", 0, 86400000, &w->start_ms) ||
-		    get_bool(ps, g, what, "throughput", &thr))
-			return -1;
-		if (!w->argv)
-			return perr(ps, g, "%s\"command\" is required", what);
-		if (check_subst_v(ps, config_setting_get_member(g, "command"),
-				  what, w->argv, w->argc))
-			return -1;
-		for (int j = 0; j < i; j++)
-			if (!strcmp(ps->e->wl[j].name, w->name))
-				return perr(ps, g, "%sname \"%s\" is used twice (first at line %d)",
-					    what, w->name, ps->e->wl[j].line);
-		w->throughput = thr;
-		if (thr && ps->e->throughput_wl >= 0)
-			return perr(ps, g, "%sonly one workload can be the throughput source (\"%s\" is already)",
-				    what, ps->e->wl[ps->e->throughput_wl].name);
-		if (thr)
-			ps->e->throughput_wl = i;
-	}
+	ps->e->wl = get_groups(ps, root, "workloads", true, sizeof(*ps->e->wl),
+			       &l, &n);
+	if (n < 0 || each_group(ps, l, &ps->e->nwl, parse_workload, NULL))
+		return -1;
 	if (ps->e->throughput_wl < 0)
 		return perr(ps, l, "workloads: one workload needs \"throughput = true\" (its advshim-load random output is the rate)");
 	return 0;
@@ -414,9 +154,9 @@ static int parse_event(struct parser *ps, const config_setting_t *root)
 	if (!g)
 		return 0;
 	if (config_setting_type(g) != CONFIG_TYPE_GROUP)
-		return perr(ps, g, "\"event\" must be a group { workload = \"...\"; }, not %s",
-			    type_name(g));
-	if (check_keys(ps, g, "event: ", EVENT_KEYS) ||
+		return conf_type_err(&ps->cc, g, "event",
+				     "a group { workload = \"...\"; }");
+	if (conf_check_keys(&ps->cc, g, "event: ", EVENT_KEYS) ||
 	    get_str(ps, g, "event: ", "workload", true, &wl))
 		return -1;
 	ps->e->event_wl = exp_find_workload(ps->e, wl);
@@ -428,210 +168,6 @@ static int parse_event(struct parser *ps, const config_setting_t *root)
 			   wl);
 	free(wl);
 	return ret;
-}
-
-static int check_policy_text(struct parser *ps, const config_setting_t *g,
-			     const char *what, const char *text)
-{
-	struct policy_error perr_;
-	struct policy *p;
-
-	if (!text)
-		return 0;
-	if (policy_parse_buffer(text, "policy_text", &p, &perr_))
-		return perr(ps, config_setting_get_member(g, "policy_text"),
-			    "%spolicy_text line %d: %s", what, perr_.line,
-			    perr_.msg);
-	policy_free(p);
-	return 0;
-}
-
-static int parse_shim(struct parser *ps, const config_setting_t *g,
-		      const char *what, struct exp_shim *sh)
-{
-	sh->enabled = -1;
-	if (get_bool(ps, g, what, "shim", &sh->enabled) ||
-	    get_str(ps, g, what, "policy", false, &sh->policy) ||
-	    get_str(ps, g, what, "policy_text", false, &sh->policy_text))
-		return -1;
-	if (sh->policy && sh->policy_text)
-		return perr(ps, config_setting_get_member(g, "policy_text"),
-			    "%s\"policy\" and \"policy_text\" exclude each other",
-			    what);
-	if ((sh->policy || sh->policy_text) && sh->enabled == 0)
-		return perr(ps, config_setting_get_member(g, "shim"),
-			    "%sa policy is given but \"shim = false\"", what);
-	if (sh->policy || sh->policy_text)
-		sh->enabled = 1;
-	if (sh->policy && check_subst_v(ps, config_setting_get_member(g, "policy"),
-					what, &sh->policy, 1))
-		return -1;
-	return check_policy_text(ps, g, what, sh->policy_text);
-}
-
-static int parse_watcher(struct parser *ps, const config_setting_t *arm,
-			 const char *what, struct exp_watcher *w)
-{
-	config_setting_t *g = config_setting_get_member(arm, "watcher");
-	int en = 1, dry = 0;
-	char wh[96];
-
-	w->interval_ms = 1000;
-	w->persist = 3;
-	if (!g)
-		return 0;
-	if (config_setting_type(g) == CONFIG_TYPE_BOOL) {
-		w->enabled = config_setting_get_bool(g);
-		return 0;
-	}
-	if (config_setting_type(g) != CONFIG_TYPE_GROUP)
-		return perr(ps, g, "%s\"watcher\" must be true, false or a group { ... }, not %s",
-			    what, type_name(g));
-	snprintf(wh, sizeof(wh), "%swatcher: ", what);
-	if (check_keys(ps, g, wh, WATCH_KEYS) ||
-	    get_bool(ps, g, wh, "enabled", &en) ||
-	    get_uint(ps, g, wh, "interval_ms", 10, 3600000, &w->interval_ms) ||
-	    get_uint(ps, g, wh, "persist", 1, 1000, &w->persist) ||
-	    get_bool(ps, g, wh, "dry_run", &dry) ||
-	    get_strv(ps, g, wh, "args", false, &w->args, &w->nargs) ||
-	    get_strv(ps, g, wh, "command", true, &w->command, &w->ncommand))
-		return -1;
-	w->enabled = en;
-	w->dry_run = dry;
-	if (check_subst_v(ps, g, wh, w->args, w->nargs) ||
-	    check_subst_v(ps, g, wh, w->command, w->ncommand))
-		return -1;
-	return 0;
-}
-
-static int check_env(struct parser *ps, const config_setting_t *g,
-		     const char *what, char **env, size_t n)
-{
-	config_setting_t *s = config_setting_get_member(g, "env");
-
-	for (size_t i = 0; i < n; i++) {
-		const char *eq = strchr(env[i], '=');
-
-		if (!eq || eq == env[i])
-			return perr(ps, s, "%senv: \"%s\" must look like NAME=VALUE",
-				    what, env[i]);
-		if (!strncmp(env[i], "LD_PRELOAD=", 11) ||
-		    !strncmp(env[i], "ADVSHIM_CONFIG=", 15))
-			return perr(ps, s, "%senv: set the shim with \"shim\"/\"policy\", not %.*s",
-				    what, (int)(eq - env[i]), env[i]);
-	}
-	return check_subst_v(ps, s, what, env, n);
-}
-
-static int parse_overrides(struct parser *ps, const config_setting_t *arm,
-			   const char *what, struct exp_arm *a)
-{
-	config_setting_t *l;
-	int n = get_list(ps, arm, "workloads", false, &l);
-
-	if (n <= 0)
-		return n;
-	a->ov = calloc((size_t)n, sizeof(*a->ov));
-	if (!a->ov)
-		return perr(ps, l, "out of memory");
-	for (int i = 0; i < n; i++) {
-		config_setting_t *g = config_setting_get_elem(l, (unsigned int)i);
-		struct exp_override *o = &a->ov[i];
-		char wh[128];
-
-		a->nov = (size_t)i + 1;
-		o->line = line_of(g);
-		snprintf(wh, sizeof(wh), "%sworkloads[%d]: ", what, i + 1);
-		if (check_keys(ps, g, wh, OV_KEYS) ||
-		    get_str(ps, g, wh, "workload", true, &o->workload))
-			return -1;
-		o->wl = exp_find_workload(ps->e, o->workload);
-		if (o->wl < 0)
-			return perr(ps, config_setting_get_member(g, "workload"),
-				    "%sno workload is named \"%s\"", wh, o->workload);
-		for (int j = 0; j < i; j++)
-			if (a->ov[j].wl == o->wl)
-				return perr(ps, g, "%sworkload \"%s\" is overridden twice",
-					    wh, o->workload);
-		if (parse_shim(ps, g, wh, &o->shim) ||
-		    get_strv(ps, g, wh, "env", false, &o->env, &o->nenv) ||
-		    check_env(ps, g, wh, o->env, o->nenv) ||
-		    get_strv(ps, g, wh, "command", true, &o->argv, &o->argc) ||
-		    check_subst_v(ps, config_setting_get_member(g, "command"),
-				  wh, o->argv, o->argc))
-			return -1;
-	}
-	return 0;
-}
-
-static int parse_lru_gen(struct parser *ps, const config_setting_t *g,
-			 const char *what, int *out)
-{
-	config_setting_t *s = config_setting_get_member(g, "lru_gen");
-	const char *v;
-
-	*out = -1;
-	if (!s)
-		return 0;
-	if (config_setting_type(s) == CONFIG_TYPE_BOOL) {
-		*out = config_setting_get_bool(s);
-		return 0;
-	}
-	if (config_setting_type(s) == CONFIG_TYPE_STRING) {
-		v = config_setting_get_string(s);
-		if (!strcmp(v, "y") || !strcmp(v, "n")) {
-			*out = v[0] == 'y';
-			return 0;
-		}
-	}
-	return perr(ps, s, "%s\"lru_gen\" must be true/false or \"y\"/\"n\"", what);
-}
-
-static int parse_arm(struct parser *ps, config_setting_t *g, int i)
-{
-	struct exp_arm *a = &ps->e->arms[i];
-	char what[64];
-
-	a->line = line_of(g);
-	snprintf(what, sizeof(what), "arms[%d]: ", i + 1);
-	if (check_keys(ps, g, what, ARM_KEYS) ||
-	    get_str(ps, g, what, "name", true, &a->name) ||
-	    check_name(ps, g, what, a->name) ||
-	    get_str(ps, g, what, "label", false, &a->label))
-		return -1;
-	snprintf(what, sizeof(what), "arm \"%s\": ", a->name);
-	if (parse_shim(ps, g, what, &a->shim) ||
-	    parse_lru_gen(ps, g, what, &a->lru_gen) ||
-	    parse_watcher(ps, g, what, &a->watch) ||
-	    get_strv(ps, g, what, "env", false, &a->env, &a->nenv) ||
-	    check_env(ps, g, what, a->env, a->nenv) ||
-	    parse_overrides(ps, g, what, a))
-		return -1;
-	if (!a->label && !(a->label = strdup(a->name)))
-		return perr(ps, g, "out of memory");
-	for (int j = 0; j < i; j++)
-		if (!strcmp(ps->e->arms[j].name, a->name))
-			return perr(ps, g, "arm name \"%s\" is used twice (first at line %d)",
-				    a->name, ps->e->arms[j].line);
-	return 0;
-}
-
-static int parse_arms(struct parser *ps, const config_setting_t *root)
-{
-	config_setting_t *l;
-	int n = get_list(ps, root, "arms", true, &l);
-
-	if (n < 0)
-		return -1;
-	ps->e->arms = calloc((size_t)n, sizeof(*ps->e->arms));
-	if (!ps->e->arms)
-		return perr(ps, l, "out of memory");
-	for (int i = 0; i < n; i++) {
-		ps->e->narms = (size_t)i + 1;
-		if (parse_arm(ps, config_setting_get_elem(l, (unsigned int)i), i))
-			return -1;
-	}
-	return 0;
 }
 
 static int parse_top(struct parser *ps, const config_setting_t *root)
@@ -647,7 +183,7 @@ static int parse_top(struct parser *ps, const config_setting_t *root)
 	e->recover_pct = 80;
 	e->settle_majflt = 100;
 	e->settle_intervals = 3;
-	if (check_keys(ps, root, "", TOP_KEYS) ||
+	if (conf_check_keys(&ps->cc, root, "", TOP_KEYS) ||
 	    get_uint(ps, root, "", "version", 1, 1000, &version))
 		return -1;
 	if (!config_setting_get_member(root, "version"))
@@ -701,7 +237,7 @@ static int check_all(struct parser *ps, const config_setting_t *root)
 int exp_parse_buffer(const char *buf, const char *name,
 		     struct experiment **out, struct exp_error *err)
 {
-	struct parser ps = { .name = name, .err = err };
+	struct parser ps = { .cc = CONF_CTX(name, err) };
 	config_setting_t *root;
 	config_t cfg;
 	int ret = -1;
@@ -709,9 +245,7 @@ int exp_parse_buffer(const char *buf, const char *name,
 	memset(err, 0, sizeof(*err));
 	config_init(&cfg);
 	if (!config_read_string(&cfg, buf)) {
-		snprintf(err->file, sizeof(err->file), "%s", name);
-		err->line = config_error_line(&cfg);
-		snprintf(err->msg, sizeof(err->msg), "%s", config_error_text(&cfg));
+		conf_syntax_err(&ps.cc, &cfg);
 		goto out;
 	}
 	ps.e = calloc(1, sizeof(*ps.e));
@@ -722,7 +256,7 @@ int exp_parse_buffer(const char *buf, const char *name,
 	root = config_root_setting(&cfg);
 	if (parse_top(&ps, root) || parse_files(&ps, root) ||
 	    check_file_paths(&ps, root) || parse_workloads(&ps, root) ||
-	    parse_event(&ps, root) || parse_arms(&ps, root) ||
+	    parse_event(&ps, root) || exp_parse_arms(&ps, root) ||
 	    check_all(&ps, root))
 		goto out;
 	ps.e->source = strdup(name);
@@ -742,16 +276,13 @@ out:
 int exp_load_file(const char *path, struct experiment **out,
 		  struct exp_error *err)
 {
+	struct conf_ctx cc = CONF_CTX(path, err);
 	char *buf;
 	int ret;
 
 	memset(err, 0, sizeof(*err));
-	if (read_file(path, &buf, NULL, 1 << 20)) {
-		snprintf(err->file, sizeof(err->file), "%s", path);
-		snprintf(err->msg, sizeof(err->msg), "cannot read: %s",
-			 strerror(errno));
-		return -1;
-	}
+	if (read_file(path, &buf, NULL, 1 << 20))
+		return conf_err_line(&cc, 0, "cannot read: %s", strerror(errno));
 	ret = exp_parse_buffer(buf, path, out, err);
 	free(buf);
 	return ret;

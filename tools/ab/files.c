@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * files.c - test files and their page cache.
+ * files.c - test files and dropping their page cache.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/residency.h"
 #include "tools/ab/files.h"
 
 static int mkdirs(const char *path)
@@ -96,59 +96,8 @@ int file_ensure(const char *path, uint64_t size, char *why, size_t wsize)
 	return 0;
 }
 
-int resid_open(struct resid *r, const char *path)
-{
-	struct stat st;
-	long pg = sysconf(_SC_PAGESIZE);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	memset(r, 0, sizeof(*r));
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) || st.st_size == 0) {
-		close(fd);
-		return errno = errno ? errno : EINVAL, -1;
-	}
-	r->len = (size_t)st.st_size;
-	r->map = mmap(NULL, r->len, PROT_READ, MAP_SHARED, fd, 0);
-	close(fd);
-	if (r->map == MAP_FAILED) {
-		r->map = NULL;
-		return -1;
-	}
-	r->vec = malloc((r->len + (size_t)pg - 1) / (size_t)pg);
-	if (!r->vec) {
-		resid_close(r);
-		return errno = ENOMEM, -1;
-	}
-	return 0;
-}
-
-int64_t resid_bytes(struct resid *r)
-{
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE), n, i;
-	int64_t pages = 0;
-
-	if (!r->map || mincore(r->map, r->len, r->vec))
-		return -1;
-	n = (r->len + pg - 1) / pg;
-	for (i = 0; i < n; i++)
-		pages += r->vec[i] & 1;
-	return pages * (int64_t)pg;
-}
-
-void resid_close(struct resid *r)
-{
-	if (r->map)
-		munmap(r->map, r->len);
-	free(r->vec);
-	memset(r, 0, sizeof(*r));
-}
-
 int64_t file_drop_cache(const char *path)
 {
-	struct resid r;
-	int64_t left;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
@@ -159,9 +108,5 @@ int64_t file_drop_cache(const char *path)
 	close(fd);
 	if (errno)
 		return -1;
-	if (resid_open(&r, path))
-		return -1;
-	left = resid_bytes(&r);
-	resid_close(&r);
-	return left;
+	return resid_of_path(path, NULL);
 }

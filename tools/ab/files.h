@@ -1,20 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * files.h - the experiment's test files: creation, dropping their page
- * cache, and measuring how much of each is cached (mincore).
+ * files.h - the experiment's test files: creation and dropping their page
+ * cache (how much of each is cached: common/residency.h).  No locks; not
+ * thread-safe (advshim-ab is single-threaded).
  */
 #ifndef ADVSHIM_AB_FILES_H
 #define ADVSHIM_AB_FILES_H
 
 #include <stddef.h>
 #include <stdint.h>
-
-/* A file watched for residency: a PROT_READ mapping nobody touches. */
-struct resid {
-	void *map;
-	size_t len;
-	unsigned char *vec;
-};
 
 /*
  * file_ensure - create @path with @size pseudo-random bytes when missing
@@ -25,16 +19,9 @@ int file_ensure(const char *path, uint64_t size, char *why, size_t wsize);
 
 /*
  * file_drop_cache - fsync, then POSIX_FADV_DONTNEED the whole file.
- * Returns the bytes still cached afterwards (mincore), or -1 with errno.
+ * Returns the bytes still cached afterwards (mincore), or -1 with errno
+ * (the file cannot be opened, the advice or the residency check failed).
  */
 int64_t file_drop_cache(const char *path);
-
-/* resid_open - map @path for residency checks; 0 or -1 with errno. */
-int resid_open(struct resid *r, const char *path);
-
-/* resid_bytes - bytes of the file in the page cache now; -1 on error. */
-int64_t resid_bytes(struct resid *r);
-
-void resid_close(struct resid *r);
 
 #endif /* ADVSHIM_AB_FILES_H */

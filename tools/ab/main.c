@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/confcheck.h"
 #include "tools/ab/exp.h"
 #include "tools/ab/run.h"
 
@@ -34,12 +35,13 @@ static const char usage_text[] =
 "  -h, --help             this text\n"
 "Needs root and a memory controller (cgroup v2, or v1 memory).  See advshim-ab(1).\n";
 
+/* print_error - @err as FILE:LINE: message on stderr; returns 2 (usage). */
 static int print_error(const struct exp_error *err)
 {
-	if (err->line)
-		fprintf(stderr, "%s:%d: %s\n", err->file, err->line, err->msg);
-	else
-		fprintf(stderr, "%s: %s\n", err->file, err->msg);
+	char buf[sizeof(err->file) + sizeof(err->msg) + 16];
+
+	fprintf(stderr, "%s\n", conf_error_text(buf, sizeof(buf), err->file,
+						 err->line, err->msg));
 	return 2;
 }
 
@@ -121,7 +123,52 @@ static int cmd_check(const char *path)
 	return 0;
 }
 
-static int cmd_run(int argc, char **argv)
+/* --duration SEC into o->duration_s; 0, or 2 after a message. */
+static int take_duration(const char *arg, struct ab_opts *o)
+{
+	char *end;
+
+	errno = 0;
+	o->duration_s = strtod(arg, &end);
+	if (errno || *end || !(o->duration_s >= 1)) {
+		fprintf(stderr, "advshim-ab: --duration '%s': expected seconds >= 1\n", arg);
+		return 2;
+	}
+	return 0;
+}
+
+/* One run option @c (getopt's value) into @o; 0, -1 (help shown) or 2. */
+static int take_run_opt(int c, char *arg, struct ab_opts *o)
+{
+	switch (c) {
+	case 'o': o->out = arg; return 0;
+	case 'a':
+		if (split_arms(arg, o)) {
+			fprintf(stderr, "advshim-ab: --arms: expected NAME[,NAME...]\n");
+			return 2;
+		}
+		return 0;
+	case 'd': return take_duration(arg, o);
+	case 'D':
+		if (arg[0] != '/') {
+			fprintf(stderr, "advshim-ab: --dir must be absolute\n");
+			return 2;
+		}
+		o->dir = arg;
+		return 0;
+	case 'B': o->build = arg; return 0;
+	case 1: o->shim = arg; return 0;
+	case 2: o->cgroot = arg; return 0;
+	case 3: o->cgparent = arg; return 0;
+	case 4: o->no_plot = true; return 0;
+	case 'q': o->quiet = true; return 0;
+	case 'h': fputs(usage_text, stdout); return -1;
+	default: fputs("advshim-ab: see --help\n", stderr); return 2;
+	}
+}
+
+/* Run options into @o; 0, -1 (help shown) or 2 after a message. */
+static int parse_run_opts(int argc, char **argv, struct ab_opts *o)
 {
 	static const struct option opts[] = {
 		{ "out", required_argument, NULL, 'o' },
@@ -137,73 +184,67 @@ static int cmd_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ab_opts o = { .cgroot = "/sys/fs/cgroup",
-		.lru_enabled = "/sys/kernel/mm/lru_gen/enabled",
-		.lru_debug = "/sys/kernel/debug/lru_gen", .proc = "/proc" };
-	char build[PATH_MAX], shim[PATH_MAX + 32], watch[PATH_MAX + 32];
-	char out[PATH_MAX], *end;
-	struct experiment *e;
 	int c, ret;
 
-	self_dir(build, sizeof(build));
-	o.build = build;
-	while ((c = getopt_long(argc, argv, "o:a:d:D:B:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o': o.out = optarg; break;
-		case 'a':
-			if (split_arms(optarg, &o)) {
-				fprintf(stderr, "advshim-ab: --arms: expected NAME[,NAME...]\n");
-				return 2;
-			}
-			break;
-		case 'd':
-			errno = 0;
-			o.duration_s = strtod(optarg, &end);
-			if (errno || *end || !(o.duration_s >= 1)) {
-				fprintf(stderr, "advshim-ab: --duration '%s': expected seconds >= 1\n", optarg);
-				return 2;
-			}
-			break;
-		case 'D':
-			if (optarg[0] != '/') {
-				fprintf(stderr, "advshim-ab: --dir must be absolute\n");
-				return 2;
-			}
-			o.dir = optarg;
-			break;
-		case 'B': o.build = optarg; break;
-		case 1: o.shim = optarg; break;
-		case 2: o.cgroot = optarg; break;
-		case 3: o.cgparent = optarg; break;
-		case 4: o.no_plot = true; break;
-		case 'q': o.quiet = true; break;
-		case 'h': fputs(usage_text, stdout); return 0;
-		default: fputs("advshim-ab: see --help\n", stderr); return 2;
-		}
-	}
+	while ((c = getopt_long(argc, argv, "o:a:d:D:B:qh", opts, NULL)) != -1)
+		if ((ret = take_run_opt(c, optarg, o)))
+			return ret;
 	if (optind < argc - 1) {
 		fprintf(stderr, "advshim-ab: one EXPERIMENT file expected\n");
 		return 2;
 	}
-	ret = load(optind < argc ? argv[optind] : NULL, &e);
-	if (ret)
-		return ret;
-	if (!o.shim) {
-		default_tool(shim, sizeof(shim), o.build, ADVSHIM_LIBDIR,
+	return 0;
+}
+
+/* Paths not given on the command line: the shim, the watcher, the results. */
+struct run_paths {
+	char shim[PATH_MAX + 32];
+	char watch[PATH_MAX + 32];
+	char out[PATH_MAX];
+};
+
+static void default_paths(struct ab_opts *o, const struct experiment *e,
+			  struct run_paths *p)
+{
+	if (!o->shim) {
+		default_tool(p->shim, sizeof(p->shim), o->build, ADVSHIM_LIBDIR,
 			     "libadvshim.so");
-		o.shim = shim;
+		o->shim = p->shim;
 	}
-	default_tool(watch, sizeof(watch), o.build, ADVSHIM_SBINDIR,
+	default_tool(p->watch, sizeof(p->watch), o->build, ADVSHIM_SBINDIR,
 		     "advshim-watch");
-	o.watch = watch;
-	if (!o.out) {
+	o->watch = p->watch;
+	if (!o->out) {
 		time_t t = time(NULL);
 		char stamp[32];
 
 		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&t));
-		snprintf(out, sizeof(out), "%s/results-%s", o.dir ? o.dir : e->dir, stamp);
-		o.out = out;
+		snprintf(p->out, sizeof(p->out), "%s/results-%s",
+			 o->dir ? o->dir : e->dir, stamp);
+		o->out = p->out;
 	}
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct ab_opts o = { .cgroot = "/sys/fs/cgroup",
+		.lru_enabled = "/sys/kernel/mm/lru_gen/enabled",
+		.lru_debug = "/sys/kernel/debug/lru_gen", .proc = "/proc" };
+	char build[PATH_MAX];
+	struct run_paths paths;
+	struct experiment *e;
+	int ret;
+
+	self_dir(build, sizeof(build));
+	o.build = build;
+	ret = parse_run_opts(argc, argv, &o);
+	if (!ret)
+		ret = load(optind < argc ? argv[optind] : NULL, &e);
+	if (ret) {
+		free(o.arms);
+		return ret < 0 ? 0 : ret;
+	}
+	default_paths(&o, e, &paths);
 	ret = ab_run(e, &o);
 	exp_free(e);
 	free(o.arms);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * memcg.h - the fresh memory cgroup each arm runs in, on cgroup v2 or on
- * the v1 memory controller, whichever the machine has.
+ * the v1 memory controller, whichever the machine has.  Single-threaded
+ * use; no locks (memcg_attach_self is also safe in a forked child).
  */
 #ifndef ADVSHIM_AB_MEMCG_H
 #define ADVSHIM_AB_MEMCG_H
@@ -54,7 +55,10 @@ int memcg_attach_self(const struct memcg *m);
  */
 int memcg_pids(const struct memcg *m, pid_t *pids, int max);
 
-/* memcg_read - read file @name of @m; malloc'd text or NULL. */
+/*
+ * memcg_read - read file @name of @m whole: malloc'd NUL-terminated text,
+ * or NULL with errno (missing file, ENOMEM).
+ */
 char *memcg_read(const struct memcg *m, const char *name);
 
 /*

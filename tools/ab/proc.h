@@ -2,6 +2,7 @@
 /*
  * proc.h - workload processes: environment building, spawning into a
  * memcg in their own process group, reading their output as it grows.
+ * Single-threaded use (advshim-ab); no locks.
  */
 #ifndef ADVSHIM_AB_PROC_H
 #define ADVSHIM_AB_PROC_H
@@ -18,15 +19,20 @@ struct envv {
 	size_t n, cap;
 };
 
-/* envv_from_environ - a copy of the current environment; 0 or -1. */
+/*
+ * envv_from_environ - a copy of the current environment plus ADVSHIM_AB=1
+ * into @e (overwritten).  Returns 0, or -1 (ENOMEM; what was copied stays
+ * in @e for envv_free).
+ */
 int envv_from_environ(struct envv *e);
 
-/* envv_set - add or replace "NAME=VALUE" (@kv copied); 0 or -1. */
+/* envv_set - add or replace "NAME=VALUE" (@kv copied); 0, or -1 (ENOMEM). */
 int envv_set(struct envv *e, const char *kv);
 
-/* envv_unset - remove NAME if present. */
+/* envv_unset - remove NAME if present.  Cannot fail. */
 void envv_unset(struct envv *e, const char *name);
 
+/* envv_free - release @e's strings and vector; @e is empty afterwards. */
 void envv_free(struct envv *e);
 
 /*
@@ -47,7 +53,7 @@ struct tail {
 	size_t len;
 };
 
-/* tail_open - 0, or -1 with errno. */
+/* tail_open - start reading @path from its beginning; 0, or -1 with errno. */
 int tail_open(struct tail *t, const char *path);
 
 /*
@@ -57,6 +63,7 @@ int tail_open(struct tail *t, const char *path);
  */
 int tail_line(struct tail *t, char *line, size_t size);
 
+/* tail_close - close @t; one never opened (fd -1) is fine. */
 void tail_close(struct tail *t);
 
 #endif /* ADVSHIM_AB_PROC_H */

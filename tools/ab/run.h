@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * run.h - running an experiment's arms and rendering the results.
+ * advshim-ab is single-threaded: nothing here takes a lock; ab_run
+ * installs signal handlers and an atexit cleanup (tools/ab/cleanup.h).
  */
 #ifndef ADVSHIM_AB_RUN_H
 #define ADVSHIM_AB_RUN_H

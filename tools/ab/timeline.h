@@ -2,7 +2,8 @@
 /*
  * timeline.h - one arm's sampled timeline, its TSV form, and the summary
  * computed from it (pure: the same code renders a live run and
- * `advshim-ab report DIR`).
+ * `advshim-ab report DIR`).  No locks: an arm_result belongs to its
+ * caller.
  */
 #ifndef ADVSHIM_AB_TIMELINE_H
 #define ADVSHIM_AB_TIMELINE_H
@@ -64,14 +65,17 @@ struct summary {
 	long gens_added;	/* max_seq advance from the event start; -1 ? */
 };
 
-/* arm_init - an empty result; arm_free releases its samples. */
+/*
+ * arm_init - an empty result (no samples, no event); arm_free releases
+ * its samples and leaves it empty.  Neither can fail.
+ */
 void arm_init(struct arm_result *r);
 void arm_free(struct arm_result *r);
 
-/* arm_add - append a copy of @s; 0 or -1 (ENOMEM). */
+/* arm_add - append a copy of @s; 0, or -1 (ENOMEM: @r unchanged). */
 int arm_add(struct arm_result *r, const struct sample *s);
 
-/* sample_blank - every field "not available", at time @t. */
+/* sample_blank - every field "not available", at time @t.  Cannot fail. */
 void sample_blank(struct sample *s, double t);
 
 /*
@@ -83,7 +87,10 @@ void summarize(const struct arm_result *r, struct summary *out);
 /* median_of - median of the non-NaN values (sorts a copy); NaN if none. */
 double median_of(const double *v, size_t n);
 
-/* tsv_write_arm - the arm's TSV (comments, header, rows); 0 or -1. */
+/*
+ * tsv_write_arm - the arm's TSV (comments, header, rows) to @f; 0, or -1
+ * when a write failed (errno from stdio).
+ */
 int tsv_write_arm(FILE *f, const struct arm_result *r);
 
 /*
@@ -93,10 +100,13 @@ int tsv_write_arm(FILE *f, const struct arm_result *r);
 int tsv_read_arm(const char *buf, struct arm_result *r, char *err,
 		 size_t size);
 
-/* tsv_write_summary - summary.tsv for @n arms; 0 or -1. */
+/* tsv_write_summary - summary.tsv for @n arms to @f; 0, or -1 (write failed). */
 int tsv_write_summary(FILE *f, const struct arm_result *r, size_t n);
 
-/* Tables in the seed's layout. */
+/*
+ * Tables in the seed's layout: an arm's header, one sample row, and the
+ * summary of @n arms.  Write errors stay in @f's error flag.
+ */
 void print_arm_head(FILE *f, const struct arm_result *r);
 void print_arm_row(FILE *f, const struct arm_result *r, const struct sample *s);
 void print_summary(FILE *f, const struct arm_result *r, size_t n);

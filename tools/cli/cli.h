@@ -3,7 +3,10 @@
  * cli.h - the `advshim` command's subcommands.
  *
  * Each cmd_* gets argv with argv[0] = the subcommand name and returns the
- * process exit status: 0 ok, 1 failure, 2 bad usage or invalid policy.
+ * process exit status: 0 ok, 1 failure, 2 bad usage or invalid policy,
+ * after saying what went wrong on stderr (cmd_run execs the command and
+ * returns only when that fails: 126, or 127 when it is not found).
+ * The CLI is single-threaded; nothing here takes a lock.
  */
 #ifndef ADVSHIM_CLI_H
 #define ADVSHIM_CLI_H
@@ -31,7 +34,11 @@ int cli_report_error(const struct policy_error *err);
  */
 int cli_load_policy(const char *file, struct policy **out);
 
-/* Path of libadvshim.so next to this executable or in LIBDIR; NULL if none. */
+/*
+ * cli_shim_path - libadvshim.so: $ADVSHIM_LIB, else next to this
+ * executable, in ../lib, or in LIBDIR.  A static buffer (not reentrant);
+ * NULL when none is readable.
+ */
 const char *cli_shim_path(void);
 
 #endif /* ADVSHIM_CLI_H */

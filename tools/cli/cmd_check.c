@@ -12,7 +12,8 @@
 
 /*
  * load_watch - validate the `watch` group (advshim-watch's settings) that
- * the policy parser only notes.  Returns an exit status as
+ * the policy parser only notes; its errors read like the policy's (both
+ * go through common/confcheck).  Returns an exit status as
  * cli_load_policy() does.
  */
 static int load_watch(const char *file, struct watch_conf *wc)
@@ -42,23 +43,24 @@ static void check_usage(FILE *f)
 		"bad usage.  Errors are printed as FILE:LINE: message.\n");
 }
 
-int cmd_check(int argc, char **argv)
+/*
+ * check_args - the options of `check`; -1 to go on with FILE at
+ * argv[optind], else the exit status (help printed, or bad usage said).
+ */
+static int check_args(int argc, char **argv, bool *quiet)
 {
 	static const struct option opts[] = {
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct watch_conf wc;
-	struct policy *p;
-	bool quiet = false;
-	int c, ret;
+	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'q':
-			quiet = true;
+			*quiet = true;
 			break;
 		case 'h':
 			check_usage(stdout);
@@ -74,6 +76,19 @@ int cmd_check(int argc, char **argv)
 		check_usage(stderr);
 		return EXIT_USAGE;
 	}
+	return -1;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct watch_conf wc;
+	struct policy *p;
+	bool quiet = false;
+	int ret;
+
+	ret = check_args(argc, argv, &quiet);
+	if (ret >= 0)
+		return ret;
 	ret = cli_load_policy(argv[optind], &p);
 	if (ret)
 		return ret;

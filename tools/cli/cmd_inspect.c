@@ -17,12 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <uthash.h>
 
+#include "common/json.h"
 #include "common/readfile.h"
+#include "common/residency.h"
+#include "common/smaps.h"
 #include "policy/policy.h"
 #include "shim/stats_layout.h"
 #include "tools/cli/cli.h"
@@ -68,109 +69,63 @@ static struct file_row *row_for(struct inspect *in, const char *path)
 	return r;
 }
 
-/* Does VmFlags line @flags contain the two-letter flag @fl? */
-static bool has_flag(const char *flags, const char *fl)
+/* Count one file VMA (inode and a '/' path) into its file's row. */
+static int add_file_vma(struct inspect *in, const struct smaps_vma *v,
+			const char *path)
 {
-	const char *p = flags;
+	struct file_row *r = row_for(in, path);
 
-	while ((p = strstr(p, fl))) {
-		if ((p == flags || p[-1] == ' ') && (p[2] == ' ' || !p[2] ||
-						     p[2] == '\n'))
-			return true;
-		p += 2;
-	}
-	return false;
-}
-
-/* Parse smaps text; file VMAs are those with an inode and a '/' path. */
-static int parse_smaps(struct inspect *in, char *buf)
-{
-	struct file_row *cur = NULL;
-	char *line, *save = NULL, path[4096];
-	unsigned long long start, end, ino, kib;
-	int n;
-
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		path[0] = '\0';
-		n = 0;
-		if (sscanf(line, "%llx-%llx %*s %*s %*s %llu %n", &start, &end,
-			   &ino, &n) == 3 && n) {
-			snprintf(path, sizeof(path), "%s", line + n);
-			cur = NULL;
-			if (strstr(path, "/memfd:" ADVSHIM_STATS_NAME)) {
-				in->stats_addr = start;
-				continue;
-			}
-			if (strstr(path, "libadvshim") && !in->shim_path)
-				in->shim_path = strdup(path);
-			if (!ino || path[0] != '/')
-				continue;
-			cur = row_for(in, path);
-			if (!cur)
-				return -1;
-			cur->vmas++;
-			cur->mapped_kib += (end - start) / 1024;
-			continue;
-		}
-		if (!cur)
-			continue;
-		if (sscanf(line, "Rss: %llu kB", &kib) == 1)
-			cur->rss_kib += kib;
-		else if (!strncmp(line, "VmFlags:", 8)) {
-			cur->rr_vmas += has_flag(line + 8, "rr");
-			cur->sr_vmas += has_flag(line + 8, "sr");
-		}
-	}
+	if (!r)
+		return -1;
+	r->vmas++;
+	r->mapped_kib += (v->end - v->start) / 1024;
+	r->rss_kib += v->rss_kib;
+	r->rr_vmas += smaps_has_flag(v, "rr");
+	r->sr_vmas += smaps_has_flag(v, "sr");
 	return 0;
 }
 
 /*
- * Page-cache residency of the whole file: map it (no faults: mincore only
- * reads the page cache) and count resident pages, 64 MiB at a time so a
- * huge file needs no huge vector.
+ * Walk smaps text: the shim's stats page and library, and the file VMAs
+ * grouped by path.  Returns 0, -1 when out of memory, or the 1-based line
+ * where the text stopped being smaps (as a positive number).
  */
+static int parse_smaps(struct inspect *in, const char *buf, size_t len)
+{
+	struct smaps_cursor c;
+	struct smaps_vma v;
+	char path[4096];
+	int r;
+
+	smaps_begin(&c, buf, len);
+	while ((r = smaps_next(&c, &v)) == 1) {
+		snprintf(path, sizeof(path), "%.*s", (int)v.path_len, v.path);
+		if (strstr(path, "/memfd:" ADVSHIM_STATS_NAME)) {
+			in->stats_addr = v.start;
+			continue;
+		}
+		if (strstr(path, "libadvshim") && !in->shim_path &&
+		    !(in->shim_path = strdup(path)))
+			return -1;
+		if (v.inode && path[0] == '/' && add_file_vma(in, &v, path))
+			return -1;
+	}
+	return r ? (int)c.line : 0;
+}
+
+/* Page-cache residency of the whole file (mincore on its own mapping). */
 static void residency(struct file_row *r)
 {
-	enum { WINDOW = 64 << 20 };
-	long pg = sysconf(_SC_PAGESIZE);
-	unsigned char *vec;
-	struct stat st;
-	size_t res = 0, i, n;
-	off_t off;
-	void *m;
-	int fd;
+	int64_t size, cached;
 
 	if (strstr(r->path, " (deleted)"))
 		return;
-	fd = open(r->path, O_RDONLY | O_CLOEXEC | O_NOATIME);
-	if (fd < 0)
-		fd = open(r->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return;
-	}
-	r->file_kib = st.st_size / 1024;
-	vec = malloc(WINDOW / pg);
-	for (off = 0; vec && off < st.st_size; off += WINDOW) {
-		n = st.st_size - off < WINDOW ? (size_t)(st.st_size - off) : WINDOW;
-		m = mmap(NULL, n, PROT_READ, MAP_SHARED, fd, off);
-		if (m == MAP_FAILED)
-			break;
-		if (mincore(m, n, vec)) {
-			munmap(m, n);
-			break;
-		}
-		for (i = 0; i < (n + pg - 1) / pg; i++)
-			res += vec[i] & 1;
-		munmap(m, n);
-	}
-	if (vec && off >= st.st_size)
-		r->cached_kib = (int64_t)(res * (pg / 1024));
-	free(vec);
-	close(fd);
+	size = -1;
+	cached = resid_of_path(r->path, &size);
+	if (size >= 0)
+		r->file_kib = size / 1024;
+	if (cached >= 0)
+		r->cached_kib = cached / 1024;
 }
 
 static void read_stats(struct inspect *in)
@@ -225,40 +180,51 @@ static const char *state_name(int s)
 	return "unknown";
 }
 
-static void json_str(FILE *f, const char *s)
+/* Calls of @family and @kind, examined or not (stats_layout.h). */
+static uint64_t calls_of(const struct advshim_stats *s, int family, int kind)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
+	return s->calls[family][kind] + s->passed[family][kind];
 }
 
-static void print_counters_json(const struct advshim_stats *s, FILE *f)
+static uint64_t passed_total(const struct advshim_stats *s)
+{
+	uint64_t n = 0;
+	int fam, k;
+
+	for (fam = 0; fam < ADV_NR_FAMILIES; fam++)
+		for (k = 0; k < ADV_NR_KINDS; k++)
+			n += s->passed[fam][k];
+	return n;
+}
+
+/* "calls" (every call) or "passed" (those no rule acts on) per family. */
+static void print_per_kind_json(const struct advshim_stats *s, bool passed,
+				FILE *f)
 {
 	int fam, k;
 
-	fprintf(f, "\"counters\":{\"calls\":{");
+	fprintf(f, "\"%s\":{", passed ? "passed" : "calls");
 	for (fam = 0; fam < ADV_NR_FAMILIES; fam++) {
 		fprintf(f, "%s\"%s\":{", fam ? "," : "", adv_family_name(fam));
 		for (k = 0; k < ADV_NR_KINDS; k++)
 			fprintf(f, "%s\"%s\":%" PRIu64, k ? "," : "",
-				adv_kind_name(k), s->calls[fam][k]);
+				adv_kind_name(k), passed ? s->passed[fam][k] :
+				calls_of(s, fam, k));
 		fputc('}', f);
 	}
-	fprintf(f, "},\"rewritten\":%" PRIu64 ",\"skipped\":%" PRIu64
-		",\"kept\":%" PRIu64 ",\"noreuse_applied\":%" PRIu64
-		",\"normal_applied\":%" PRIu64 ",\"file_maps_live\":%" PRIu64
-		",\"file_maps_total\":%" PRIu64 ",\"files_known\":%" PRIu64
-		",\"fallbacks\":%" PRIu64 ",\"errors\":%" PRIu64 "}",
-		s->rewritten, s->skipped, s->kept, s->noreuse_applied,
-		s->normal_applied, s->file_maps_live, s->file_maps_total,
-		s->files_known, s->fallbacks, s->errors);
+	fputc('}', f);
+}
+
+static void print_counters_json(const struct advshim_stats *s, FILE *f)
+{
+	fprintf(f, "\"counters\":{");
+	print_per_kind_json(s, false, f);
+	fputc(',', f);
+	print_per_kind_json(s, true, f);
+#define X(field, what) fprintf(f, ",\"" #field "\":%" PRIu64, s->field);
+	ADVSHIM_STATS_COUNTERS(X)
+#undef X
+	fputc('}', f);
 }
 
 static void print_json(const struct inspect *in, FILE *f)
@@ -267,29 +233,29 @@ static void print_json(const struct inspect *in, FILE *f)
 	size_t i = 0;
 
 	fprintf(f, "{\"pid\":%d,\"comm\":", in->pid);
-	json_str(f, in->comm);
+	json_put_string(f, in->comm);
 	fprintf(f, ",\"shim\":{\"loaded\":%s", in->shim_path ? "true" : "false");
 	if (in->shim_path) {
 		fprintf(f, ",\"path\":");
-		json_str(f, in->shim_path);
+		json_put_string(f, in->shim_path);
 	}
 	if (in->have_stats) {
 		fprintf(f, ",\"state\":");
-		json_str(f, state_name(in->st.state));
+		json_put_string(f, state_name(in->st.state));
 		fprintf(f, ",\"policy\":");
-		json_str(f, in->st.policy_source);
+		json_put_string(f, in->st.policy_source);
 		fprintf(f, ",\"version\":");
-		json_str(f, in->st.lib_version);
+		json_put_string(f, in->st.lib_version);
 		fputc(',', f);
 		print_counters_json(&in->st, f);
 	} else if (in->stats_error) {
 		fprintf(f, ",\"stats_error\":");
-		json_str(f, in->stats_error);
+		json_put_string(f, in->stats_error);
 	}
 	fprintf(f, "},\"files\":[");
 	for (r = in->rows; r; r = r->hh.next, i++) {
 		fprintf(f, "%s{\"path\":", i ? "," : "");
-		json_str(f, r->path);
+		json_put_string(f, r->path);
 		fprintf(f, ",\"mapped_kib\":%" PRIu64 ",\"rss_kib\":%" PRIu64
 			",\"cached_kib\":%" PRId64 ",\"file_kib\":%" PRId64
 			",\"vmas\":%u,\"rr_vmas\":%u,\"sr_vmas\":%u,\"advice\":\"%s\"}",
@@ -325,17 +291,19 @@ static void print_text(const struct inspect *in, FILE *f)
 			s->policy_source, state_name(s->state));
 		fprintf(f, "  madvise calls: random %" PRIu64 ", sequential %" PRIu64
 			", normal %" PRIu64 ", willneed %" PRIu64 "; fadvise calls: %" PRIu64 "\n",
-			s->calls[0][ADV_RANDOM], s->calls[0][ADV_SEQUENTIAL],
-			s->calls[0][ADV_NORMAL], s->calls[0][ADV_WILLNEED],
-			s->calls[1][ADV_RANDOM] + s->calls[1][ADV_SEQUENTIAL] +
-			s->calls[1][ADV_NORMAL] + s->calls[1][ADV_WILLNEED] +
-			s->calls[1][ADV_DONTNEED] + s->calls[1][ADV_NOREUSE] +
-			s->calls[1][ADV_OTHER]);
+			calls_of(s, 0, ADV_RANDOM), calls_of(s, 0, ADV_SEQUENTIAL),
+			calls_of(s, 0, ADV_NORMAL), calls_of(s, 0, ADV_WILLNEED),
+			calls_of(s, 1, ADV_RANDOM) + calls_of(s, 1, ADV_SEQUENTIAL) +
+			calls_of(s, 1, ADV_NORMAL) + calls_of(s, 1, ADV_WILLNEED) +
+			calls_of(s, 1, ADV_DONTNEED) + calls_of(s, 1, ADV_NOREUSE) +
+			calls_of(s, 1, ADV_OTHER));
 		fprintf(f, "  rewritten %" PRIu64 ", skipped %" PRIu64 ", kept %" PRIu64
+			", passed unexamined %" PRIu64
 			", noreuse at map %" PRIu64 "; file mappings live %" PRIu64
 			", total %" PRIu64 "; files %" PRIu64 "; kernel-view lookups %" PRIu64
 			"; errors %" PRIu64 "\n",
-			s->rewritten, s->skipped, s->kept, s->noreuse_applied,
+			s->rewritten, s->skipped, s->kept, passed_total(s),
+			s->noreuse_applied,
 			s->file_maps_live, s->file_maps_total, s->files_known,
 			s->fallbacks, s->errors);
 	} else if (in->shim_path) {
@@ -361,28 +329,28 @@ static void usage(FILE *f)
 		"  residency, and libadvshim.so's counters if it is loaded.\n");
 }
 
-int cmd_inspect(int argc, char **argv)
+/*
+ * Options and the PID: 0 with *pid and *json set, -1 after --help, or
+ * EXIT_USAGE after a message.
+ */
+static int parse_args(int argc, char **argv, long *pid, bool *json)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct inspect in;
-	struct file_row *r, *tmp;
-	char path[64], *buf = NULL, *comm = NULL, *end;
-	bool json = false;
-	long pid;
+	char *end;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			json = true;
+			*json = true;
 			break;
 		case 'h':
 			usage(stdout);
-			return 0;
+			return -1;
 		default:
 			usage(stderr);
 			return EXIT_USAGE;
@@ -393,15 +361,21 @@ int cmd_inspect(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	errno = 0;
-	pid = strtol(argv[optind], &end, 10);
-	if (errno || *end || pid <= 0 || pid > 0x3fffffff) {
+	*pid = strtol(argv[optind], &end, 10);
+	if (errno || *end || *pid <= 0 || *pid > 0x3fffffff) {
 		fprintf(stderr, "advshim inspect: '%s' is not a PID\n", argv[optind]);
 		return EXIT_USAGE;
 	}
-	memset(&in, 0, sizeof(in));
-	in.pid = (int)pid;
+	return 0;
+}
+
+/* /proc/PID/smaps into *buf; 0, or 1 after a message. */
+static int read_smaps(long pid, char **buf, size_t *len)
+{
+	char path[64];
+
 	snprintf(path, sizeof(path), "/proc/%ld/smaps", pid);
-	if (read_file(path, &buf, NULL, 0)) {
+	if (read_file(path, buf, len, 0)) {
 		if (errno == ENOENT || errno == ESRCH)
 			fprintf(stderr, "advshim inspect: no process %ld\n", pid);
 		else if (errno == EACCES || errno == EPERM)
@@ -412,24 +386,68 @@ int cmd_inspect(int argc, char **argv)
 				strerror(errno));
 		return 1;
 	}
-	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
-	if (!read_file(path, &comm, NULL, 0)) {
-		comm[strcspn(comm, "\n")] = '\0';
-		snprintf(in.comm, sizeof(in.comm), "%s", comm);
-		free(comm);
-	}
-	if (!buf[0]) {
+	if (!*len) {
 		/* smaps of a zombie or kernel thread reads empty. */
 		fprintf(stderr, "advshim inspect: process %ld has no memory map (exited?)\n", pid);
-		free(buf);
+		free(*buf);
 		return 1;
 	}
-	if (parse_smaps(&in, buf)) {
-		fprintf(stderr, "advshim inspect: out of memory\n");
-		free(buf);
-		return 1;
+	return 0;
+}
+
+static void read_comm(struct inspect *in)
+{
+	char path[64], *comm;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", in->pid);
+	if (!read_file(path, &comm, NULL, 0)) {
+		comm[strcspn(comm, "\n")] = '\0';
+		snprintf(in->comm, sizeof(in->comm), "%s", comm);
+		free(comm);
 	}
+}
+
+static void free_inspect(struct inspect *in)
+{
+	struct file_row *r, *tmp;
+
+	HASH_ITER(hh, in->rows, r, tmp) {
+		HASH_DEL(in->rows, r);
+		free(r->path);
+		free(r);
+	}
+	free(in->shim_path);
+}
+
+int cmd_inspect(int argc, char **argv)
+{
+	struct inspect in;
+	struct file_row *r;
+	bool json = false;
+	size_t len;
+	char *buf;
+	long pid;
+	int ret;
+
+	ret = parse_args(argc, argv, &pid, &json);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	memset(&in, 0, sizeof(in));
+	in.pid = (int)pid;
+	if (read_smaps(pid, &buf, &len))
+		return 1;
+	read_comm(&in);
+	ret = parse_smaps(&in, buf, len);
 	free(buf);
+	if (ret) {
+		if (ret < 0)
+			fprintf(stderr, "advshim inspect: out of memory\n");
+		else
+			fprintf(stderr, "advshim inspect: /proc/%ld/smaps:%d: not smaps text\n",
+				pid, ret);
+		free_inspect(&in);
+		return 1;
+	}
 	for (r = in.rows; r; r = r->hh.next)
 		residency(r);
 	read_stats(&in);
@@ -437,11 +455,6 @@ int cmd_inspect(int argc, char **argv)
 		print_json(&in, stdout);
 	else
 		print_text(&in, stdout);
-	HASH_ITER(hh, in.rows, r, tmp) {
-		HASH_DEL(in.rows, r);
-		free(r->path);
-		free(r);
-	}
-	free(in.shim_path);
+	free_inspect(&in);
 	return 0;
 }

@@ -66,6 +66,30 @@ static int prepend_preload(const char *lib)
 	return ret;
 }
 
+/*
+ * Check @config as the shim would (refuse to start a command under a
+ * policy it would reject) and export its absolute path.  0, or EXIT_USAGE
+ * after a message.
+ */
+static int export_config(const char *config)
+{
+	char abs_config[PATH_MAX];
+	struct policy_error err;
+	struct policy *p;
+
+	if (policy_load_file(config, &p, &err)) {
+		cli_report_error(&err);
+		return EXIT_USAGE;
+	}
+	policy_free(p);
+	if (!realpath(config, abs_config)) {
+		fprintf(stderr, "advshim run: %s: %s\n", config, strerror(errno));
+		return EXIT_USAGE;
+	}
+	setenv("ADVSHIM_CONFIG", abs_config, 1);
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -75,9 +99,6 @@ int cmd_run(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *config = NULL, *log = NULL, *lib;
-	char abs_config[PATH_MAX];
-	struct policy_error err;
-	struct policy *p;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "+c:l:h", opts, NULL)) != -1) {
@@ -104,19 +125,8 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "advshim run: libadvshim.so not found (set ADVSHIM_LIB)\n");
 		return 1;
 	}
-	if (config) {
-		/* Refuse to start a command under a policy the shim would reject. */
-		if (policy_load_file(config, &p, &err)) {
-			cli_report_error(&err);
-			return EXIT_USAGE;
-		}
-		policy_free(p);
-		if (!realpath(config, abs_config)) {
-			fprintf(stderr, "advshim run: %s: %s\n", config, strerror(errno));
-			return EXIT_USAGE;
-		}
-		setenv("ADVSHIM_CONFIG", abs_config, 1);
-	}
+	if (config && export_config(config))
+		return EXIT_USAGE;
 	if (log)
 		setenv("ADVSHIM_LOG", log, 1);
 	if (prepend_preload(lib)) {

@@ -12,14 +12,14 @@
 # under $(BUILD)/lab/; results go to $(BUILD)/lab/runs/.  LAB_KERNEL=7.3,
 # 7.2, 6.12 (default) or 6.1 picks the kernel series.
 LAB_SH		:= tools/lab/lab.sh
-LAB_BINS	:= $(BUILD)/advshim $(BUILD)/libadvshim.so $(BUILD)/advshim-watch \
-		   $(BUILD)/advshim-load $(BUILD)/advshim-ab
+LAB_BINS	:= $(CLI_BIN) $(SHIM_LIB) $(WATCH_BIN) $(LOAD_BIN) $(AB_BIN)
 LAB_ALL_KERNELS	:= 7.3 7.2 6.12 6.1
+LAB_SMOKES	:= $(addprefix lab-smoke-,$(LAB_ALL_KERNELS))
 LAB_RULES_KERNELS ?= $(or $(LAB_KERNEL),$(LAB_ALL_KERNELS))
-# Deferred: the other tools' fragments are included after this one.
+# Deferred (=): TARGETS is complete only once every fragment is read.
 lab_built_bins	= $(filter $(LAB_BINS),$(TARGETS))
 
-.PHONY: lab lab-smoke lab-demo lab-fetch lab-shell lab-matrix lab-rules
+.PHONY: lab lab-smoke $(LAB_SMOKES) lab-demo lab-fetch lab-shell lab-matrix lab-rules
 # The report's kernel series beside the one most hosts run.
 CHECK_TARGETS	+= lab-smoke-6.12 lab-smoke-7.3
 
@@ -36,7 +36,7 @@ lab-smoke:
 	$(lab_run) smoke
 
 # lab-smoke-7.3 etc.: the smoke on one series whatever LAB_KERNEL says.
-lab-smoke-%:
+$(LAB_SMOKES): lab-smoke-%:
 	@$(lab_build) LAB_KERNEL=$* BUILD=$(BUILD) bash $(LAB_SH) smoke
 
 lab-demo:

@@ -6,6 +6,8 @@
  * 16 buckets per power of two (<= 6.25% relative error), values up to
  * 2^40 units; anything larger lands in the last bucket.  A histogram is a
  * plain array, so one interval costs a few KiB however long the run is.
+ * No locks: a histogram belongs to one thread, and a merge into another
+ * needs the caller's own exclusion.  Nothing here can fail.
  */
 #ifndef ADVSHIM_LOAD_LATHIST_H
 #define ADVSHIM_LOAD_LATHIST_H

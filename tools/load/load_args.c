@@ -27,11 +27,17 @@ static const char usage_text[] =
 "  -i, --interval-ms MS    report interval (default 1000)\n"
 "  -d, --duration SEC      run time in seconds (default 0: until a signal)\n"
 "      --no-shuffle        hot records at the start of the file\n"
+"      --switch-advice-at S=A  posix_madvise(A) on the whole mapping at S\n"
+"                          seconds (repeatable, in time order; a '# switch'\n"
+"                          line marks it)\n"
 "stream: read FILE sequentially LOOPS times.\n"
 "  -v, --via mmap|read     through a normal mmap (default) or read(2)\n"
 "  -l, --loops N           passes over the file (default 1)\n"
 "  -D, --delay-ms MS       wait before the first pass (default 0)\n"
 "  -b, --block SIZE        read(2) size (default 1M)\n"
+"      --noreuse           posix_fadvise(NOREUSE) on the file first\n"
+"      --drop-behind SIZE|pass  posix_fadvise(DONTNEED) on what was read,\n"
+"                          every SIZE bytes (--via read) or after each pass\n"
 "both:\n"
 "  -s, --size SIZE         create FILE with SIZE random bytes if missing;\n"
 "                          an existing FILE must have this size\n"
@@ -116,15 +122,17 @@ static int parse_double(const char *opt, const char *s, double *out)
 	return 0;
 }
 
+static const char *const advice_names[] = {
+	[ADVICE_NONE] = "none", [ADVICE_NORMAL] = "normal",
+	[ADVICE_RANDOM] = "random", [ADVICE_SEQUENTIAL] = "sequential",
+};
+
+#define NR_ADVICE (sizeof(advice_names) / sizeof(advice_names[0]))
+
 static int parse_advice(const char *s, enum load_advice *a)
 {
-	static const char *const names[] = {
-		[ADVICE_NONE] = "none", [ADVICE_NORMAL] = "normal",
-		[ADVICE_RANDOM] = "random", [ADVICE_SEQUENTIAL] = "sequential",
-	};
-
-	for (unsigned int i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(s, names[i])) {
+	for (unsigned int i = 0; i < NR_ADVICE; i++) {
+		if (!strcmp(s, advice_names[i])) {
 			*a = (enum load_advice)i;
 			return 0;
 		}
@@ -134,12 +142,7 @@ static int parse_advice(const char *s, enum load_advice *a)
 
 const char *advice_name(enum load_advice a)
 {
-	switch (a) {
-	case ADVICE_NORMAL: return "normal";
-	case ADVICE_RANDOM: return "random";
-	case ADVICE_SEQUENTIAL: return "sequential";
-	default: return "none";
-	}
+	return (unsigned int)a < NR_ADVICE ? advice_names[a] : "none";
 }
 
 static int parse_sz(const char *opt, const char *s, uint64_t min, uint64_t *out)
@@ -174,8 +177,8 @@ static void set_defaults(struct load_opts *o)
 /* Options that make sense in one mode only are refused in the other. */
 static int check_mode(const struct load_opts *o, int c, const struct option *opts)
 {
-	static const char random_only[] = "tkrzaid\x01";
-	static const char stream_only[] = "vlDb";
+	static const char random_only[] = "tkrzaid\x01\x02";
+	static const char stream_only[] = "vlDb\x03\x04";
 	const char *list = o->mode == LOAD_RANDOM ? stream_only : random_only;
 	const char *name = "?";
 
@@ -187,6 +190,39 @@ static int check_mode(const struct load_opts *o, int c, const struct option *opt
 	fprintf(stderr, "advshim-load: option --%s is not valid in %s mode\n",
 		name, o->mode == LOAD_RANDOM ? "random" : "stream");
 	return -1;
+}
+
+/* --switch-advice-at S=ADVICE: appended, times must not go back. */
+static int parse_switch(struct load_opts *o, const char *arg)
+{
+	char num[32];
+	const char *eq = strchr(arg, '=');
+	enum load_advice a;
+	double s;
+
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(num))
+		return bad("--switch-advice-at", arg, "expected SECONDS=ADVICE");
+	memcpy(num, arg, (size_t)(eq - arg));
+	num[eq - arg] = 0;
+	if (parse_double("--switch-advice-at", num, &s) || parse_advice(eq + 1, &a))
+		return -1;
+	if (o->nr_switch == LOAD_MAX_SWITCH)
+		return bad("--switch-advice-at", arg, "too many switches (8 at most)");
+	if (o->nr_switch && o->sw[o->nr_switch - 1].at_ms > (uint64_t)(s * 1000))
+		return bad("--switch-advice-at", arg, "switches must be in time order");
+	o->sw[o->nr_switch].at_ms = (uint64_t)(s * 1000);
+	o->sw[o->nr_switch++].advice = a;
+	return 0;
+}
+
+static int parse_drop(struct load_opts *o, const char *arg)
+{
+	if (!strcmp(arg, "pass")) {
+		o->drop_pass = true;
+		return 0;
+	}
+	o->drop_pass = true;	/* the tail of a pass is dropped too */
+	return parse_sz("--drop-behind", arg, 4096, &o->drop_every);
 }
 
 static int parse_one(struct load_opts *o, int c, const char *arg)
@@ -203,6 +239,9 @@ static int parse_one(struct load_opts *o, int c, const char *arg)
 	case 'i': return parse_uint("--interval-ms", arg, 10, 3600000, &o->interval_ms);
 	case 'd': return parse_double("--duration", arg, &o->duration_s);
 	case 1: o->shuffle = false; return 0;
+	case 2: return parse_switch(o, arg);
+	case 3: o->noreuse = true; return 0;
+	case 4: return parse_drop(o, arg);
 	case 'v':
 		if (!strcmp(arg, "mmap"))
 			o->via = VIA_MMAP;
@@ -227,31 +266,11 @@ static int parse_one(struct load_opts *o, int c, const char *arg)
 	}
 }
 
-int load_parse_args(int argc, char **argv, struct load_opts *o)
+/* argv[1]: the mode, or --help.  0, 1 (help shown) or -1 after a message. */
+static int parse_mode(int argc, char **argv, struct load_opts *o)
 {
-	static const struct option opts[] = {
-		{ "threads", required_argument, NULL, 't' },
-		{ "reads", required_argument, NULL, 'k' },
-		{ "record", required_argument, NULL, 'r' },
-		{ "theta", required_argument, NULL, 'z' },
-		{ "advice", required_argument, NULL, 'a' },
-		{ "interval-ms", required_argument, NULL, 'i' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "no-shuffle", no_argument, NULL, 1 },
-		{ "via", required_argument, NULL, 'v' },
-		{ "loops", required_argument, NULL, 'l' },
-		{ "delay-ms", required_argument, NULL, 'D' },
-		{ "block", required_argument, NULL, 'b' },
-		{ "size", required_argument, NULL, 's' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *mode;
-	int c;
 
-	set_defaults(o);
 	if (argc < 2) {
 		fputs(usage_text, stderr);
 		return -1;
@@ -270,6 +289,39 @@ int load_parse_args(int argc, char **argv, struct load_opts *o)
 			mode);
 		return -1;
 	}
+	return 0;
+}
+
+int load_parse_args(int argc, char **argv, struct load_opts *o)
+{
+	static const struct option opts[] = {
+		{ "threads", required_argument, NULL, 't' },
+		{ "reads", required_argument, NULL, 'k' },
+		{ "record", required_argument, NULL, 'r' },
+		{ "theta", required_argument, NULL, 'z' },
+		{ "advice", required_argument, NULL, 'a' },
+		{ "interval-ms", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "no-shuffle", no_argument, NULL, 1 },
+		{ "switch-advice-at", required_argument, NULL, 2 },
+		{ "noreuse", no_argument, NULL, 3 },
+		{ "drop-behind", required_argument, NULL, 4 },
+		{ "via", required_argument, NULL, 'v' },
+		{ "loops", required_argument, NULL, 'l' },
+		{ "delay-ms", required_argument, NULL, 'D' },
+		{ "block", required_argument, NULL, 'b' },
+		{ "size", required_argument, NULL, 's' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, ret;
+
+	set_defaults(o);
+	ret = parse_mode(argc, argv, o);
+	if (ret)
+		return ret;
 	optind = 2;
 	while ((c = getopt_long(argc, argv, "+t:k:r:z:a:i:d:v:l:D:b:s:S:jh",
 				opts, NULL)) != -1) {
@@ -287,6 +339,11 @@ int load_parse_args(int argc, char **argv, struct load_opts *o)
 	if (optind != argc - 1) {
 		fprintf(stderr, "advshim-load: %s\n", optind >= argc ?
 			"missing FILE" : "one FILE expected, extra arguments given");
+		return -1;
+	}
+	if (o->drop_every && o->via != VIA_READ) {
+		fputs("advshim-load: --drop-behind SIZE needs --via read (mapped pages are not dropped)\n",
+		      stderr);
 		return -1;
 	}
 	o->file = argv[optind];

@@ -190,6 +190,45 @@ static void print_row(const struct load_opts *o, const char *event,
 	fflush(stdout);
 }
 
+static int apply_advice(enum load_advice advice, void *map, uint64_t size)
+{
+	int adv, ret;
+
+	switch (advice) {
+	case ADVICE_NORMAL: adv = POSIX_MADV_NORMAL; break;
+	case ADVICE_RANDOM: adv = POSIX_MADV_RANDOM; break;
+	case ADVICE_SEQUENTIAL: adv = POSIX_MADV_SEQUENTIAL; break;
+	default: return 0;
+	}
+	/* Like Lucene: posix_madvise, and a failure is an error. */
+	ret = posix_madvise(map, size, adv);
+	if (ret) {
+		fprintf(stderr, "advshim-load: posix_madvise(%s): %s\n",
+			advice_name(advice), strerror(ret));
+		return -1;
+	}
+	return 0;
+}
+
+/* --switch-advice-at: apply the switches due by @now_ms (since start). */
+static void switch_due(const struct load_opts *o, unsigned int *done,
+		       void *map, uint64_t size, uint64_t now_ms, uint64_t mono_ms)
+{
+	while (*done < o->nr_switch && o->sw[*done].at_ms <= now_ms) {
+		const char *to = advice_name(o->sw[*done].advice);
+		int bad = apply_advice(o->sw[*done].advice, map, size);
+
+		if (o->json)
+			printf("{\"event\":\"switch\",\"elapsed_ms\":%" PRIu64
+			       ",\"mono_ms\":%" PRIu64 ",\"advice\":\"%s\",\"ok\":%s}\n",
+			       now_ms, mono_ms, to, bad ? "false" : "true");
+		else
+			printf("# switch elapsed_ms=%" PRIu64 " mono_ms=%" PRIu64
+			       " advice=%s ok=%d\n", now_ms, mono_ms, to, !bad);
+		(*done)++;
+	}
+}
+
 /* Wait until @deadline_ns or a termination signal; true on a signal. */
 static bool wait_until(const sigset_t *set, uint64_t deadline_ns)
 {
@@ -210,7 +249,8 @@ static bool wait_until(const sigset_t *set, uint64_t deadline_ns)
 
 /* The reporting loop; returns after the duration or a signal. */
 static void report_loop(const struct load_opts *o, struct worker *w,
-			const sigset_t *set, uint64_t t0)
+			const sigset_t *set, uint64_t t0, void *map,
+			uint64_t size)
 {
 	uint64_t step = (uint64_t)o->interval_ms * 1000000ull;
 	uint64_t end = o->duration_s > 0 ?
@@ -218,6 +258,7 @@ static void report_loop(const struct load_opts *o, struct worker *w,
 	struct totals first = { 0, 0, majflt_self(), t0 }, prev = first, cur;
 	struct lathist *h = calloc(2, sizeof(*h));
 	uint64_t next = t0 + step;
+	unsigned int switched = 0;
 	bool sig = false;
 
 	if (!h) {
@@ -232,6 +273,8 @@ static void report_loop(const struct load_opts *o, struct worker *w,
 		lathist_merge(&h[1], &h[0]);
 		if (cur.t_ns - prev.t_ns >= step / 2 || (!sig && until == end))
 			print_row(o, "interval", t0, &prev, &cur, &h[0]);
+		switch_due(o, &switched, map, size, (cur.t_ns - t0) / 1000000,
+			   cur.t_ns / 1000000);
 		prev = cur;
 		if (until == end && !sig)
 			break;
@@ -243,7 +286,7 @@ static void report_loop(const struct load_opts *o, struct worker *w,
 	free(h);
 }
 
-static int run_workers(const struct load_opts *o, const uint8_t *map,
+static int run_workers(const struct load_opts *o, uint8_t *map,
 		       uint64_t size, uint64_t nrec, const uint32_t *perm)
 {
 	struct worker *w = NULL;
@@ -284,30 +327,10 @@ static int run_workers(const struct load_opts *o, const uint8_t *map,
 		}
 	}
 	if (i == o->threads)
-		report_loop(o, w, &set, t0);
+		report_loop(o, w, &set, t0, map, size);
 	while (i--)
 		pthread_join(w[i].tid, NULL);
 	free(w);
-	return 0;
-}
-
-static int apply_advice(const struct load_opts *o, void *map, uint64_t size)
-{
-	int adv, ret;
-
-	switch (o->advice) {
-	case ADVICE_NORMAL: adv = POSIX_MADV_NORMAL; break;
-	case ADVICE_RANDOM: adv = POSIX_MADV_RANDOM; break;
-	case ADVICE_SEQUENTIAL: adv = POSIX_MADV_SEQUENTIAL; break;
-	default: return 0;
-	}
-	/* Like Lucene: posix_madvise, and a failure is an error. */
-	ret = posix_madvise(map, size, adv);
-	if (ret) {
-		fprintf(stderr, "advshim-load: posix_madvise(%s): %s\n",
-			advice_name(o->advice), strerror(ret));
-		return -1;
-	}
 	return 0;
 }
 
@@ -341,7 +364,7 @@ int load_random(const struct load_opts *o)
 		munmap(map, size);
 		return 1;
 	}
-	ret = apply_advice(o, map, size) ? 1 :
+	ret = apply_advice(o->advice, map, size) ? 1 :
 		run_workers(o, map, size, nrec, perm);
 	free(perm);
 	munmap(map, size);

@@ -8,6 +8,7 @@
  * timestamps, which advshim-ab uses to mark the cold read on its timeline.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -59,13 +60,25 @@ static int64_t pass_mmap(int fd, uint64_t size, uint64_t *sink)
 	return (int64_t)(off < size ? off : size);
 }
 
-static int64_t pass_read(int fd, uint64_t size, uint64_t block, char *buf,
-			 uint64_t *sink)
+/*
+ * --drop-behind: POSIX_FADV_DONTNEED on [*from, @to), what this pass has
+ * read since the last drop (nocache's drop-behind for read()).
+ */
+static void drop_behind(int fd, uint64_t *from, uint64_t to)
 {
-	uint64_t off = 0;
+	if (to > *from)
+		posix_fadvise(fd, (off_t)*from, (off_t)(to - *from),
+			      POSIX_FADV_DONTNEED);
+	*from = to;
+}
+
+static int64_t pass_read(const struct load_opts *o, int fd, uint64_t size,
+			 char *buf, uint64_t *sink)
+{
+	uint64_t off = 0, dropped = 0;
 
 	while (off < size && !got_signal) {
-		ssize_t n = pread(fd, buf, block, (off_t)off);
+		ssize_t n = pread(fd, buf, o->block, (off_t)off);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -76,7 +89,11 @@ static int64_t pass_read(int fd, uint64_t size, uint64_t block, char *buf,
 			break;
 		*sink += (uint8_t)buf[0];
 		off += (uint64_t)n;
+		if (o->drop_every && off - dropped >= o->drop_every)
+			drop_behind(fd, &dropped, off);
 	}
+	if (o->drop_pass)
+		drop_behind(fd, &dropped, off);
 	return (int64_t)off;
 }
 
@@ -101,8 +118,13 @@ static int run_loops(const struct load_opts *o, int fd, uint64_t size,
 		if (loop == 1)
 			first = s;
 		event(o, "start", loop, t0, 0, 0);
-		n = o->via == VIA_MMAP ? pass_mmap(fd, size, &sink) :
-			pass_read(fd, size, o->block, buf, &sink);
+		if (o->via == VIA_MMAP) {
+			n = pass_mmap(fd, size, &sink);
+			if (n >= 0 && o->drop_pass)	/* unmapped: droppable */
+				posix_fadvise(fd, 0, n, POSIX_FADV_DONTNEED);
+		} else {
+			n = pass_read(o, fd, size, buf, &sink);
+		}
 		if (n < 0) {
 			fprintf(stderr, "advshim-load: reading %s: %s\n",
 				o->file, strerror(errno));
@@ -142,6 +164,12 @@ int load_stream(const struct load_opts *o)
 	fd = load_open_file(o->file, o->size, o->seed, &size);
 	if (fd < 0)
 		return 1;
+	if (o->noreuse && (ret = posix_fadvise(fd, 0, 0, POSIX_FADV_NOREUSE))) {
+		fprintf(stderr, "advshim-load: posix_fadvise(NOREUSE): %s\n",
+			strerror(ret));
+		close(fd);
+		return 1;
+	}
 	if (o->via == VIA_READ && !(buf = malloc(o->block))) {
 		fprintf(stderr, "advshim-load: out of memory for --block\n");
 		close(fd);

@@ -3,7 +3,6 @@
 LOAD_SRCS	:= $(wildcard tools/load/*.c)
 LOAD_OBJS	:= $(LOAD_SRCS:%.c=$(OBJ)/%.o)
 LOAD_LIB_OBJS	:= $(filter-out $(OBJ)/tools/load/main.o,$(LOAD_OBJS))
-LOAD_BIN	:= $(BUILD)/advshim-load
 TARGETS		+= $(LOAD_BIN)
 
 $(LOAD_BIN): $(LOAD_OBJS)
@@ -12,19 +11,19 @@ $(LOAD_BIN): $(LOAD_OBJS)
 $(OBJ)/tools/load/%.o: EXTRA_CFLAGS += -pthread
 
 # Unit tests: the zipf sampler and the latency histogram.
+LOAD_TEST_SRCS	:= tests/unit/test_load_hist.c tests/unit/test_load_zipf.c
 LOAD_UNIT	:= $(BUILD)/tests/test_load
-$(LOAD_UNIT): $(OBJ)/tests/unit/test_load_zipf.o $(OBJ)/tests/unit/test_load_hist.o \
-	      $(LOAD_LIB_OBJS)
+TARGETS		+= $(LOAD_UNIT)
+$(LOAD_UNIT): $(LOAD_TEST_SRCS:%.c=$(OBJ)/%.o) $(LOAD_LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -pthread -o $@ $^ $(CRITERION_LIBS) -lm
 
 .PHONY: check-load
 CHECK_TARGETS	+= check-load
-# Criterion's boxfort arena cannot be mapped under TSan: with
-# SANITIZER=thread only the (threaded) binary is tested, and that is said.
-check-load: $(LOAD_UNIT) $(LOAD_BIN)
-	@case "$(SANITIZER)" in *thread*) \
-		echo "check-load: criterion cannot run under TSan; unit tests SKIPPED" >&2 ;; \
-	*) $(LOAD_UNIT) --jobs 1 ;; esac
+CHECK_FAST_TARGETS += check-load
+# The unit tests, then the (threaded) binary, under TSan too.  The
+# integration test reads VmFlags through `advshim inspect`.
+check-load: $(LOAD_UNIT) $(LOAD_BIN) $(CLI_BIN)
+	@$(call criterion,check-load,$(LOAD_UNIT))
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 TSAN_OPTIONS=halt_on_error=1 \
-		sh tests/integration/ab/test_load.sh $(LOAD_BIN)
+		sh tests/integration/ab/test_load.sh $(LOAD_BIN) $(CLI_BIN)

@@ -7,6 +7,8 @@
  * 1996): O(1) setup, O(1) expected time per draw, no tables, so a thread
  * can draw millions of ranks per second over any number of pages.
  * Ranks are 1..n with P(k) proportional to k^-theta (theta >= 0).
+ * No locks: an rng belongs to one thread; a prepared zipf is read-only and
+ * may be shared.  Only zipf_init and zipf_pmf can fail (said below).
  */
 #ifndef ADVSHIM_LOAD_ZIPF_H
 #define ADVSHIM_LOAD_ZIPF_H

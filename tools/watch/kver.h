@@ -35,6 +35,8 @@
  * swappiness/can_swap itself and force_scan is 1, which is the one form
  * whose meaning did not change between versions.  After an ERANGE (a kernel
  * whose default differs) it retries with an explicit "1 1" on 6.1-6.13.
+ *
+ * Pure functions of their arguments: no I/O, no locks, no allocation.
  */
 #ifndef ADVSHIM_WATCH_KVER_H
 #define ADVSHIM_WATCH_KVER_H
@@ -64,7 +66,7 @@ struct kver_rules {
 /* kver_parse - "6.12.48+deb12-amd64" -> 6.12.  0, or -1 (errno EINVAL). */
 int kver_parse(const char *release, struct kver *out);
 
-/* kver_rules_for - the write rules of kernel @v. */
+/* kver_rules_for - the write rules of kernel @v into @out; never fails. */
 void kver_rules_for(const struct kver *v, struct kver_rules *out);
 
 /*

@@ -6,6 +6,11 @@
  * against the real debugfs/sysfs/cgroupfs (watch_fs.c, through
  * configurable roots) and, in unit tests, against an in-process fake
  * kernel that answers writes with chosen errnos.
+ *
+ * A struct watch (and a struct watch_fs) is used by one thread at a time,
+ * the daemon's loop; nothing here locks.  Problems met during a tick are
+ * events in the log, not return values: a tick never fails, it writes
+ * nothing when anything is unclear.
  */
 #ifndef ADVSHIM_WATCH_WATCH_H
 #define ADVSHIM_WATCH_WATCH_H
@@ -49,13 +54,16 @@ struct watch;
 /*
  * watch_new - a watcher with @conf (copied), the rules of the running
  * kernel, whether memcgs live in a cgroup v1 hierarchy, its I/O and its
- * log.  NULL with errno ENOMEM.
+ * log (both must outlive it).  NULL with errno ENOMEM.
  */
 struct watch *watch_new(const struct watch_conf *conf,
 			const struct kver_rules *rules, bool cgroup_v1,
 			const struct watch_io *io, struct wlog *log);
 
-/* watch_set_conf - replace the settings (SIGHUP); 0 or -1 (ENOMEM). */
+/*
+ * watch_set_conf - replace the settings with a copy of @conf (SIGHUP).
+ * Returns 0, or -1 (ENOMEM) with the old settings still in force.
+ */
 int watch_set_conf(struct watch *w, const struct watch_conf *conf);
 
 /*
@@ -71,21 +79,34 @@ int watch_tick(struct watch *w, uint64_t now_ms);
  */
 int watch_write_metrics(struct watch *w, FILE *f);
 
-/* watch_counts - the event counters so far. */
+/* watch_counts - the event counters so far (owned by @w). */
 const struct watch_counts *watch_counts(const struct watch *w);
 
 /* watch_free - release everything (NULL is fine). */
 void watch_free(struct watch *w);
 
 /*
- * Filesystem-backed I/O (watch_fs.c).  @debugfs holds lru_gen, @sysfs
- * holds kernel/mm/lru_gen/enabled, @memcg_root is the memory hierarchy's
- * root directory (v2 mount, or the v1 memory mount).
+ * Filesystem-backed I/O (watch_fs.c).  Files are opened lazily; lru_gen
+ * and lru_gen_full stay open and are re-read from offset 0.
  */
 struct watch_fs;
+
+/*
+ * watch_fs_new - I/O through roots: @debugfs holds lru_gen, @sysfs holds
+ * kernel/mm/lru_gen/enabled, @memcg_root is the memory hierarchy's root
+ * directory (v2 mount, or the v1 memory mount).  Nothing is opened yet.
+ * NULL with errno ENOMEM, or ENAMETOOLONG when a path does not fit.
+ */
 struct watch_fs *watch_fs_new(const char *debugfs, const char *sysfs,
 			      const char *memcg_root);
+
+/*
+ * watch_fs_io - fill @io with @fs's functions and context; @fs must
+ * outlive every use of @io.
+ */
 void watch_fs_io(struct watch_fs *fs, struct watch_io *io);
+
+/* watch_fs_free - close and free everything (NULL is fine). */
 void watch_fs_free(struct watch_fs *fs);
 
 /*

@@ -1,193 +1,155 @@
 // SPDX-License-Identifier: MIT
 /*
- * watch_conf.c - the `watch` group reader (libconfig).
+ * watch_conf.c - the `watch` group reader (libconfig), driven by the
+ * settings table; errors through common/confcheck.
  */
 #include "tools/watch/watch_conf.h"
 
 #include <errno.h>
 #include <libconfig.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/confcheck.h"
 #include "common/readfile.h"
-#include "tools/watch/detector.h"
+#include "tools/watch/watch_settings.h"
 
 void watch_conf_defaults(struct watch_conf *out)
 {
+	char why[8];
+	size_t i;
+
 	memset(out, 0, sizeof(*out));
-	out->interval_ms = 1000;
-	out->persist = 3;
-	out->cooldown_ms = 10000;
-	out->min_refaults_per_s = 500.0;
-	out->max_activations_pct = 5.0;
-	out->max_agings_per_min = 6;
-	out->max_steps = 4;
-	out->min_age_spacing_ms = 2000;
-	out->max_youngest_growth_pct = 0.25;
+	for (i = 0; i < watch_nr_settings; i++)
+		if (watch_settings[i].type != WSET_PATHS)
+			wset_set(&watch_settings[i], out, watch_settings[i].def,
+				 watch_settings[i].key, why, sizeof(why));
 }
 
-static int conf_err(struct policy_error *err, const char *name, int line,
-		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-static int conf_err(struct policy_error *err, const char *name, int line,
-		    const char *fmt, ...)
+/* key_list - "interval_ms, persist, ..." into @buf, for messages. */
+static const char *key_list(char *buf, size_t size)
 {
-	va_list ap;
+	size_t i, len;
 
-	snprintf(err->file, sizeof(err->file), "%s", name);
-	err->line = line;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return -1;
+	buf[0] = '\0';
+	for (i = 0; i < watch_nr_settings; i++) {
+		len = strlen(buf);
+		snprintf(buf + len, size - len, "%s%s", i ? ", " : "",
+			 watch_settings[i].key);
+	}
+	return buf;
 }
 
-/* An unsigned integer key in [lo, hi]. */
-static int get_uint(config_setting_t *s, const char *name,
-		    struct policy_error *err, unsigned int lo, unsigned int hi,
-		    unsigned int *out)
+static int get_cgroups(struct conf_ctx *cc, const config_setting_t *s,
+		       const char *name, struct watch_conf *out)
 {
-	long long v;
-	int t = config_setting_type(s);
-
-	if (t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64)
-		return conf_err(err, name, config_setting_source_line(s),
-				"watch.%s must be an integer",
-				config_setting_name(s));
-	v = config_setting_get_int64(s);
-	if (v < lo || v > hi)
-		return conf_err(err, name, config_setting_source_line(s),
-				"watch.%s = %lld is out of range [%u, %u]",
-				config_setting_name(s), v, lo, hi);
-	*out = (unsigned int)v;
-	return 0;
-}
-
-static int get_double(config_setting_t *s, const char *name,
-		      struct policy_error *err, double hi, double *out)
-{
-	int t = config_setting_type(s);
-	double v;
-
-	if (t == CONFIG_TYPE_FLOAT)
-		v = config_setting_get_float(s);
-	else if (t == CONFIG_TYPE_INT || t == CONFIG_TYPE_INT64)
-		v = (double)config_setting_get_int64(s);
-	else
-		return conf_err(err, name, config_setting_source_line(s),
-				"watch.%s must be a number",
-				config_setting_name(s));
-	if (!(v >= 0 && v <= hi))
-		return conf_err(err, name, config_setting_source_line(s),
-				"watch.%s = %g is out of range [0, %g]",
-				config_setting_name(s), v, hi);
-	*out = v;
-	return 0;
-}
-
-static int get_cgroups(config_setting_t *s, const char *name,
-		       struct policy_error *err, struct watch_conf *out)
-{
+	const config_setting_t *e;
+	char ename[96], why[256];
+	const char *v;
 	int i, n, t = config_setting_type(s);
 
 	if (t != CONFIG_TYPE_ARRAY && t != CONFIG_TYPE_LIST)
-		return conf_err(err, name, config_setting_source_line(s),
-				"watch.cgroups must be a list of strings");
+		return conf_type_err(cc, s, name, "a list [ \"/path\", ... ] "
+				     "of strings");
 	n = config_setting_length(s);
-	out->cgroups = calloc((size_t)n + 1, sizeof(char *));
-	if (!out->cgroups)
-		return conf_err(err, name, 0, "out of memory");
+	watch_conf_free(out);
 	for (i = 0; i < n; i++) {
-		config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
-		const char *v = config_setting_get_string(e);
-
+		e = config_setting_get_elem(s, (unsigned int)i);
+		snprintf(ename, sizeof(ename), "%s[%d]", name, i);
+		v = conf_get_string(cc, e, ename);
 		if (!v)
-			return conf_err(err, name,
-					config_setting_source_line(s),
-					"watch.cgroups[%d] must be a string", i);
-		if (v[0] != '/')
-			return conf_err(err, name,
-					config_setting_source_line(s),
-					"watch.cgroups[%d] \"%s\" must start with '/' "
-					"(the path as lru_gen prints it)", i, v);
-		out->cgroups[i] = strdup(v);
-		if (!out->cgroups[i])
-			return conf_err(err, name, 0, "out of memory");
-		out->nr_cgroups++;
+			return -1;
+		if (wset_check_path(v, name, why, sizeof(why)))
+			return conf_err(cc, e, "%s", why);
+		if (watch_conf_add_cgroup(out, v))
+			return conf_err(cc, e, "out of memory");
 	}
 	return 0;
 }
 
-static int get_key(config_setting_t *s, const char *name,
-		   struct policy_error *err, struct watch_conf *out)
+/* get_value - the value of numeric setting @ws from @s, as a double. */
+static int get_value(struct conf_ctx *cc, const config_setting_t *s,
+		     const struct watch_setting *ws, const char *name,
+		     double *v)
 {
-	const char *key = config_setting_name(s);
+	long long iv;
+	bool b;
 
-	if (!strcmp(key, "interval_ms"))
-		return get_uint(s, name, err, 10, 3600000, &out->interval_ms);
-	if (!strcmp(key, "persist"))
-		return get_uint(s, name, err, 1, 1000, &out->persist);
-	if (!strcmp(key, "cooldown_ms"))
-		return get_uint(s, name, err, 0, 86400000, &out->cooldown_ms);
-	if (!strcmp(key, "max_agings_per_min"))
-		return get_uint(s, name, err, 1, DET_MAX_PER_MIN,
-				&out->max_agings_per_min);
-	if (!strcmp(key, "max_steps"))
-		return get_uint(s, name, err, 1, 1000, &out->max_steps);
-	if (!strcmp(key, "min_age_spacing_ms"))
-		return get_uint(s, name, err, 0, 3600000,
-				&out->min_age_spacing_ms);
-	if (!strcmp(key, "max_youngest_growth_pct"))
-		return get_double(s, name, err, 100.0,
-				  &out->max_youngest_growth_pct);
-	if (!strcmp(key, "min_refaults_per_s"))
-		return get_double(s, name, err, 1e12, &out->min_refaults_per_s);
-	if (!strcmp(key, "max_activations_pct"))
-		return get_double(s, name, err, 100.0,
-				  &out->max_activations_pct);
-	if (!strcmp(key, "cgroups"))
-		return get_cgroups(s, name, err, out);
-	if (!strcmp(key, "dry_run")) {
-		if (config_setting_type(s) != CONFIG_TYPE_BOOL)
-			return conf_err(err, name,
-					config_setting_source_line(s),
-					"watch.dry_run must be true or false");
-		out->dry_run = config_setting_get_bool(s);
+	switch (ws->type) {
+	case WSET_UINT:
+		if (conf_get_int(cc, s, name, (long long)ws->lo,
+				 (long long)ws->hi, &iv))
+			return -1;
+		*v = (double)iv;
+		return 0;
+	case WSET_NUM:
+		return conf_get_num(cc, s, name, ws->lo, ws->hi, v);
+	case WSET_BOOL:
+		if (conf_get_bool(cc, s, name, &b))
+			return -1;
+		*v = b;
+		return 0;
+	default:
+		return conf_type_err(cc, s, name, "a single value");
+	}
+}
+
+static int get_key(struct conf_ctx *cc, const config_setting_t *s,
+		   struct watch_conf *out)
+{
+	const struct watch_setting *ws = wset_find(config_setting_name(s));
+	char name[64], why[512];
+	const char *text;
+	double v;
+
+	if (!ws)
+		return conf_unknown_key(cc, s, "watch: ", key_list(why,
+							sizeof(why)));
+	snprintf(name, sizeof(name), "watch.%s", ws->key);
+	if (ws->type == WSET_PATHS)
+		return get_cgroups(cc, s, name, out);
+	if (ws->type == WSET_ENUM) {
+		text = conf_get_string(cc, s, name);
+		if (!text)
+			return -1;
+		if (wset_parse(ws, out, text, name, why, sizeof(why)))
+			return conf_err(cc, s, "%s", why);
 		return 0;
 	}
-	return conf_err(err, name, config_setting_source_line(s),
-			"unknown key watch.%s", key);
+	if (get_value(cc, s, ws, name, &v))
+		return -1;
+	if (wset_set(ws, out, v, name, why, sizeof(why)))
+		return conf_err(cc, s, "%s", why);
+	return 0;
 }
 
 int watch_conf_parse_buffer(const char *buf, const char *name,
 			    struct watch_conf *out, struct policy_error *err)
 {
-	config_t cfg;
+	struct conf_ctx cc = CONF_CTX(name, err);
 	config_setting_t *w;
+	config_t cfg;
 	int i, n, ret = 0;
 
 	watch_conf_defaults(out);
 	memset(err, 0, sizeof(*err));
 	config_init(&cfg);
 	if (config_read_string(&cfg, buf) != CONFIG_TRUE) {
-		ret = conf_err(err, name, config_error_line(&cfg), "%s",
-			       config_error_text(&cfg));
+		ret = conf_syntax_err(&cc, &cfg);
 		goto out;
 	}
 	w = config_lookup(&cfg, "watch");
 	if (!w)
 		goto out;
 	if (config_setting_type(w) != CONFIG_TYPE_GROUP) {
-		ret = conf_err(err, name, config_setting_source_line(w),
-			       "watch must be a group: watch = { ... };");
+		ret = conf_type_err(&cc, w, "watch", "a group { ... }");
 		goto out;
 	}
 	out->from_file = true;
 	n = config_setting_length(w);
 	for (i = 0; i < n && !ret; i++)
-		ret = get_key(config_setting_get_elem(w, (unsigned)i), name,
-			      err, out);
+		ret = get_key(&cc, config_setting_get_elem(w, (unsigned int)i),
+			      out);
 out:
 	config_destroy(&cfg);
 	if (ret)
@@ -198,14 +160,15 @@ out:
 int watch_conf_load_file(const char *path, struct watch_conf *out,
 			 struct policy_error *err)
 {
+	struct conf_ctx cc = CONF_CTX(path, err);
 	char *buf = NULL;
 	int ret;
 
 	if (read_file(path, &buf, NULL, 1u << 20)) {
 		memset(err, 0, sizeof(*err));
 		watch_conf_defaults(out);
-		return conf_err(err, path, 0, "cannot read: %s",
-				strerror(errno));
+		return conf_err_line(&cc, 0, "cannot read: %s",
+				     strerror(errno));
 	}
 	ret = watch_conf_parse_buffer(buf, path, out, err);
 	free(buf);
@@ -214,24 +177,18 @@ int watch_conf_load_file(const char *path, struct watch_conf *out,
 
 void watch_conf_print(const struct watch_conf *c, FILE *f)
 {
+	const struct watch_setting *s;
+	char buf[4096];
 	size_t i;
 
 	fprintf(f, "watch = {\n");
-	fprintf(f, "  interval_ms = %u;\n", c->interval_ms);
-	fprintf(f, "  persist = %u;\n", c->persist);
-	fprintf(f, "  cooldown_ms = %u;\n", c->cooldown_ms);
-	fprintf(f, "  dry_run = %s;\n", c->dry_run ? "true" : "false");
-	fprintf(f, "  cgroups = [");
-	for (i = 0; i < c->nr_cgroups; i++)
-		fprintf(f, "%s \"%s\"", i ? "," : "", c->cgroups[i]);
-	fprintf(f, " ];%s\n", c->nr_cgroups ? "" : "  # every memcg");
-	fprintf(f, "  min_refaults_per_s = %g;\n", c->min_refaults_per_s);
-	fprintf(f, "  max_activations_pct = %g;\n", c->max_activations_pct);
-	fprintf(f, "  max_agings_per_min = %u;\n", c->max_agings_per_min);
-	fprintf(f, "  max_steps = %u;\n", c->max_steps);
-	fprintf(f, "  min_age_spacing_ms = %u;\n", c->min_age_spacing_ms);
-	fprintf(f, "  max_youngest_growth_pct = %g;\n",
-		c->max_youngest_growth_pct);
+	for (i = 0; i < watch_nr_settings; i++) {
+		s = &watch_settings[i];
+		fprintf(f, "  %s = %s;%s\n", s->key,
+			wset_format(s, c, buf, sizeof(buf)),
+			s->type == WSET_PATHS && !c->nr_cgroups ?
+			"  # every memcg" : "");
+	}
 	fprintf(f, "};\n");
 }
 
@@ -254,23 +211,31 @@ int watch_conf_set_cgroups(struct watch_conf *c, char *const *paths,
 	struct watch_conf tmp = { 0 };
 	size_t i;
 
-	if (!n) {
-		watch_conf_free(c);
-		return 0;
-	}
-	tmp.cgroups = calloc(n + 1, sizeof(char *));
-	if (!tmp.cgroups)
-		return -1;
 	for (i = 0; i < n; i++) {
-		tmp.cgroups[i] = strdup(paths[i]);
-		if (!tmp.cgroups[i]) {
+		if (watch_conf_add_cgroup(&tmp, paths[i])) {
 			watch_conf_free(&tmp);
 			return -1;
 		}
-		tmp.nr_cgroups++;
 	}
 	watch_conf_free(c);
 	c->cgroups = tmp.cgroups;
 	c->nr_cgroups = tmp.nr_cgroups;
+	return 0;
+}
+
+int watch_conf_add_cgroup(struct watch_conf *c, const char *path)
+{
+	char **n, *dup = strdup(path);
+
+	if (!dup)
+		return -1;
+	n = realloc(c->cgroups, (c->nr_cgroups + 2) * sizeof(char *));
+	if (!n) {
+		free(dup);
+		return -1;
+	}
+	n[c->nr_cgroups++] = dup;
+	n[c->nr_cgroups] = NULL;
+	c->cgroups = n;
 	return 0;
 }

@@ -1,25 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * watch_conf.h - the `watch` group of an advshim policy file.
+ * watch_conf.h - advshim-watch's settings, and the `watch` group of an
+ * advshim policy file that sets them:
  *
  *   watch = {
- *     interval_ms = 1000;          # poll period
- *     persist = 3;                 # thrashing intervals before aging
- *     cooldown_ms = 10000;         # no aging after an episode ends
- *     dry_run = false;             # log the command instead of writing
- *     cgroups = [ "/system.slice/opensearch.service" ];  # [] = all memcgs
- *     min_refaults_per_s = 500.0;  # file refaults/s that count as thrash
- *     max_activations_pct = 5.0;   # activations/refaults above: healthy
- *     max_agings_per_min = 6;      # per memcg x node
- *     max_steps = 4;               # agings per episode
- *     min_age_spacing_ms = 2000;   # between two agings of one memcg x node
- *     max_youngest_growth_pct = 0.25;  # youngest gen growth per interval
- *                                  # (% of file pages) that means a reader
- *                                  # is still promoting: do not age yet
+ *     interval_ms = 1000;
+ *     cgroups = [ "/system.slice/opensearch.service" ];
+ *     ...
  *   };
  *
- * The policy parser accepts the group without looking inside; this reader
- * owns its schema.  Parsing is from a buffer; nothing here exits.
+ * Every key, with its type, range, default and meaning, is a row of the
+ * table in watch_settings.c (the manual pages' lists are generated from
+ * it).  The policy parser accepts the group without looking inside; this
+ * reader owns its schema.  Parsing is from a buffer; nothing here exits,
+ * and nothing locks: a struct watch_conf belongs to whoever holds it.
  */
 #ifndef ADVSHIM_WATCH_CONF_H
 #define ADVSHIM_WATCH_CONF_H
@@ -29,33 +23,30 @@
 #include <stdio.h>
 
 #include "policy/policy.h"
+#include "tools/watch/detector.h"
 
 struct watch_conf {
-	unsigned int interval_ms;
-	unsigned int persist;
-	unsigned int cooldown_ms;
-	bool dry_run;
+	unsigned int interval_ms;	/* poll period */
+	bool dry_run;			/* log commands, write none */
 	char **cgroups;		/* NULL-terminated when nr_cgroups > 0 */
 	size_t nr_cgroups;	/* 0: every memcg */
-	double min_refaults_per_s;
-	double max_activations_pct;
-	unsigned int max_agings_per_min;
-	unsigned int max_steps;
-	unsigned int min_age_spacing_ms;
-	double max_youngest_growth_pct;
+	/*
+	 * The detector's settings.  activations_meaningful is not one: it
+	 * comes from the kernel version (watch_new() sets it).
+	 */
+	struct det_params det;
 	bool from_file;		/* a watch group was present */
 };
 
-/* watch_conf_defaults - fill @out with the defaults (no allocation). */
+/* watch_conf_defaults - fill @out with the table's defaults (no allocation). */
 void watch_conf_defaults(struct watch_conf *out);
 
 /*
  * watch_conf_parse_buffer - parse policy text @buf (@name for errors) and
  * fill @out from its `watch` group, or with defaults when there is none.
- * Returns 0, or -1 with @err set (file:line) on a syntax error, an unknown
- * key, a wrong type, or an impossible value (interval_ms 0, persist 0,
- * max_steps 0, max_agings_per_min 0, negative thresholds, a cgroup path not
- * starting with '/').  On failure @out holds nothing to free.
+ * Returns 0, or -1 with @err set (FILE:LINE, line >= 1) on a syntax error,
+ * an unknown key, a wrong type, a value out of its range, or a cgroup path
+ * not starting with '/'.  On failure @out holds nothing to free.
  */
 int watch_conf_parse_buffer(const char *buf, const char *name,
 			    struct watch_conf *out, struct policy_error *err);
@@ -67,7 +58,7 @@ int watch_conf_parse_buffer(const char *buf, const char *name,
 int watch_conf_load_file(const char *path, struct watch_conf *out,
 			 struct policy_error *err);
 
-/* watch_conf_print - the effective settings, one "key = value;" a line. */
+/* watch_conf_print - the settings as a `watch` group, one key a line. */
 void watch_conf_print(const struct watch_conf *c, FILE *f);
 
 /* watch_conf_free - free what parsing allocated; @c may be reused. */
@@ -79,5 +70,11 @@ void watch_conf_free(struct watch_conf *c);
  */
 int watch_conf_set_cgroups(struct watch_conf *c, char *const *paths,
 			   size_t n);
+
+/*
+ * watch_conf_add_cgroup - append a copy of @path to the cgroup list.
+ * Returns 0 or -1 (ENOMEM; the list is unchanged).
+ */
+int watch_conf_add_cgroup(struct watch_conf *c, const char *path);
 
 #endif /* ADVSHIM_WATCH_CONF_H */

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "common/json.h"
+
 void wevent_init(struct wevent *ev, const char *event)
 {
 	memset(ev, 0, sizeof(*ev));
@@ -13,24 +15,6 @@ void wevent_init(struct wevent *ev, const char *event)
 	ev->node = -1;
 	ev->refaults_per_s = -1;
 	ev->streak = -1;
-}
-
-void json_put_string(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', f);
-	for (; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
 }
 
 static void json_opt_string(FILE *f, const char *key, const char *v)
@@ -42,27 +26,35 @@ static void json_opt_string(FILE *f, const char *key, const char *v)
 		fputs("null", f);
 }
 
+/* json_nums - the numeric keys every line has, null when unset. */
+static void json_nums(FILE *f, const struct wevent *ev)
+{
+	char id[24], node[16], seq[24], rate[48];
+	const struct {
+		const char *key, *v;
+	} nums[] = {
+		{ "id", ev->has_id ? id : NULL },
+		{ "node", ev->node >= 0 ? node : NULL },
+		{ "max_seq", ev->has_seq ? seq : NULL },
+		{ "refaults_per_s", ev->refaults_per_s >= 0 ? rate : NULL },
+	};
+	size_t i;
+
+	snprintf(id, sizeof(id), "%llu", (unsigned long long)ev->id);
+	snprintf(node, sizeof(node), "%d", ev->node);
+	snprintf(seq, sizeof(seq), "%lu", ev->max_seq);
+	snprintf(rate, sizeof(rate), "%.1f", ev->refaults_per_s);
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		fprintf(f, ",\"%s\":%s", nums[i].key,
+			nums[i].v ? nums[i].v : "null");
+}
+
 static void emit_json(FILE *f, uint64_t ts_ms, const struct wevent *ev)
 {
 	fprintf(f, "{\"ts_ms\":%llu,\"event\":\"%s\"",
 		(unsigned long long)ts_ms, ev->event);
 	json_opt_string(f, "memcg", ev->memcg);
-	if (ev->has_id)
-		fprintf(f, ",\"id\":%llu", (unsigned long long)ev->id);
-	else
-		fputs(",\"id\":null", f);
-	if (ev->node >= 0)
-		fprintf(f, ",\"node\":%d", ev->node);
-	else
-		fputs(",\"node\":null", f);
-	if (ev->has_seq)
-		fprintf(f, ",\"max_seq\":%lu", ev->max_seq);
-	else
-		fputs(",\"max_seq\":null", f);
-	if (ev->refaults_per_s >= 0)
-		fprintf(f, ",\"refaults_per_s\":%.1f", ev->refaults_per_s);
-	else
-		fputs(",\"refaults_per_s\":null", f);
+	json_nums(f, ev);
 	if (ev->cmd)
 		json_opt_string(f, "cmd", ev->cmd);
 	if (ev->error)

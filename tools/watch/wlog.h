@@ -9,6 +9,9 @@
  * "error" (strerror text) for failures; optional "streak", "msg".
  * Events: start thrash age would_age age_failed healthy idle vanished
  * error stop.
+ *
+ * One thread writes to a struct wlog at a time; nothing here locks or
+ * allocates.  Logging is best effort: stdio errors are not reported.
  */
 #ifndef ADVSHIM_WATCH_WLOG_H
 #define ADVSHIM_WATCH_WLOG_H
@@ -42,10 +45,10 @@ struct wevent {
 /* wevent_init - an event named @event with every optional field unset. */
 void wevent_init(struct wevent *ev, const char *event);
 
-/* wlog_emit - write @ev at @ts_ms as one line and flush. */
+/*
+ * wlog_emit - write @ev at @ts_ms as one line (text or JSON, as @log
+ * says) and flush.  A NULL @log or log->f writes nothing.
+ */
 void wlog_emit(struct wlog *log, uint64_t ts_ms, const struct wevent *ev);
-
-/* json_put_string - @s as a JSON string literal (quotes included). */
-void json_put_string(FILE *f, const char *s);
 
 #endif /* ADVSHIM_WATCH_WLOG_H */

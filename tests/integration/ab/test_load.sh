@@ -1,10 +1,12 @@
 #!/bin/sh
-# test_load.sh BIN - advshim-load end to end: real files, real mappings.
-# random mode prints sane intervals and a summary, applies its advice
-# (VmFlags rr in /proc/PID/smaps), exits 0 on SIGTERM; stream mode reads
-# the whole file N times; bad arguments fail with a message and status 2.
+# test_load.sh BIN ADVSHIM - advshim-load end to end: real files, real
+# mappings.  random mode prints sane intervals and a summary, applies its
+# advice (VmFlags rr in /proc/PID/smaps, read by `ADVSHIM inspect`, the
+# project's smaps reader), exits 0 on SIGTERM; stream mode reads the
+# whole file N times; bad arguments fail with a message and status 2.
 set -u
-bin=${1:?usage: test_load.sh path/to/advshim-load}
+bin=${1:?usage: test_load.sh path/to/advshim-load path/to/advshim}
+advshim=${2:?usage: test_load.sh path/to/advshim-load path/to/advshim}
 dir=$(mktemp -d /var/tmp/advshim-load-test.XXXXXX)
 pid=
 trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$dir"' EXIT
@@ -47,9 +49,9 @@ check "json: start, intervals, summary" sh -c "
 	tail -n 1 '$dir/j.out' | grep -q '^{\"event\":\"summary\".*\"p99_us\":[0-9.]*,'"
 
 # --- advice reaches the kernel; SIGTERM prints the summary, exits 0 --------
-vmflags() {	# vmflags PID FILE: VmFlags of FILE's mapping in PID
-	awk -v f="$2" '$6 == f { m = 1; next } /^[0-9a-f]+-[0-9a-f]+ / { m = 0 }
-		m && /^VmFlags:/ { print; exit }' "/proc/$1/smaps"
+advice_of() {	# advice_of PID FILE: the advice in force on FILE in PID
+	"$advshim" inspect "$1" 2>/dev/null | awk -v f="  $2" \
+		'substr($0, length($0) - length(f) + 1) == f { print $1; exit }'
 }
 for adv in random normal none; do
 	"$bin" random --advice $adv --threads 2 --interval-ms 100 "$f" \
@@ -62,15 +64,15 @@ for adv in random normal none; do
 	# smaps is read in chunks while the process maps and unmaps (ASan
 	# does a lot): a read can miss the VMA, so look up to 5 times.
 	for try in 1 2 3 4 5; do
-		flags=$(vmflags $pid "$f")
-		[ -n "$flags" ] && break
+		advice=$(advice_of $pid "$f")
+		[ -n "$advice" ] && break
 		sleep 0.1
 	done
 	case $adv in
-	random) check "advice random: rr in VmFlags ($flags)" \
-		sh -c "echo '$flags' | grep -qw rr" ;;
-	*) check "advice $adv: no rr in VmFlags ($flags)" \
-		sh -c "echo '$flags' | grep -q VmFlags && ! echo '$flags' | grep -qw rr" ;;
+	random) check "advice random: rr in VmFlags (inspect: $advice)" \
+		[ "$advice" = rr ] ;;
+	*) check "advice $adv: no rr in VmFlags (inspect: $advice)" \
+		[ "$advice" = - ] ;;
 	esac
 	kill -TERM $pid
 	wait $pid
@@ -97,6 +99,36 @@ check "stream: delay shows in the start event" \
 	grep -q '^{"event":"start","loop":1,"mono_ms":[0-9]*,"elapsed_ms":[3-9][0-9][0-9],' "$dir/s.out"
 check "stream json: end event" grep -q '"event":"end","loop":1,.*"bytes":3145728' "$dir/s.out"
 
+# --- advice switches mid-run; the cold reader's drop-behind and NOREUSE ----
+"$bin" random --threads 1 --interval-ms 100 --switch-advice-at 0.3=normal \
+	"$f" >"$dir/w.out" 2>&1 &
+pid=$!
+n=0
+until grep -q '^# switch' "$dir/w.out" || [ $n -ge 100 ]; do
+	sleep 0.1; n=$((n + 1))
+done
+for try in 1 2 3 4 5; do
+	advice=$(advice_of $pid "$f")
+	[ -n "$advice" ] && break
+	sleep 0.1
+done
+kill -TERM $pid; wait $pid; pid=
+check "switch-advice-at: marked once" \
+	[ "$(grep -c '^# switch elapsed_ms=[0-9]* mono_ms=[0-9]* advice=normal ok=1$' "$dir/w.out")" -eq 1 ]
+check "switch-advice-at: random -> normal, no rr after (inspect: $advice)" \
+	[ "$advice" = - ]
+if command -v strace >/dev/null; then
+	strace -e trace=fadvise64 -o "$dir/st" "$bin" stream --via read --block 1M \
+		--noreuse --drop-behind 2M "$f" >/dev/null 2>&1
+	check "stream --noreuse: one NOREUSE on the whole file" \
+		[ "$(grep -c 'fadvise64(3, 0, 0, POSIX_FADV_NOREUSE) *= 0' "$dir/st")" -eq 1 ]
+	check "stream --drop-behind 2M: 4 DONTNEED of 2 MiB, in order" \
+		[ "$(grep -o 'fadvise64(3, [0-9]*, 2097152, POSIX_FADV_DONTNEED) = 0' "$dir/st" |
+		   awk -F'[(,]' '{ printf "%s ", $3 }')" = " 0  2097152  4194304  6291456 " ]
+else
+	echo "skip - strace missing: --noreuse and --drop-behind not traced"
+fi
+
 # --- bad arguments --------------------------------------------------------
 bad_arg() {	# bad_arg STATUS MESSAGE-REGEX ARGS...
 	want=$1 re=$2; shift 2
@@ -122,6 +154,10 @@ bad_arg 2 "--threads is not valid in stream mode" stream --threads 2 "$f"
 bad_arg 2 "via 'mmap2'" stream --via mmap2 "$f"
 bad_arg 2 "loops 'x'" stream --loops x "$f"
 bad_arg 2 "see --help" random --bogus "$f"
+bad_arg 2 "expected SECONDS=ADVICE" random --switch-advice-at normal "$f"
+bad_arg 2 "must be in time order" random --switch-advice-at 2=normal --switch-advice-at 1=random "$f"
+bad_arg 2 "--drop-behind is not valid in random mode" random --drop-behind pass "$f"
+bad_arg 2 "needs --via read" stream --drop-behind 1M "$f"
 bad_arg 1 "give --size to create it" random "$dir/missing.bin"
 bad_arg 1 "exists with 8388608 bytes, not the 1048576" random --size 1M "$f"
 bad_arg 2 "records of 16777216 bytes" random --record 16M "$f"

@@ -77,7 +77,7 @@ bad_case syntax bad-syntax.conf '4: syntax error'
 bad_case version bad-version.conf '2: unsupported version 2 (expected 1)'
 bad_case unreachable bad-unreachable.conf '4: rule "vectors" can never match: rule "everything" (line 3) before it matches every path with "**" (move the catch-all rule last)'
 bad_case glob bad-glob.conf "4: rule \"rule 1\": bad glob \"/data/[ab\": unbalanced '[' (missing ']')"
-bad_case key bad-key.conf '3: unknown top-level key "rule" (expected version, log, processes, rules, watch)'
+bad_case key bad-key.conf '3: unknown key "rule" (expected version, log, processes, rules, watch)'
 bad_case dontneed bad-dontneed.conf '3: rule "rule 1": madvise dontneed can only be keep: on MAP_PRIVATE file mappings it discards private copies, so "skip" would change memory contents (fadvise dontneed may be skipped)'
 
 if t check-missing 1 "$advshim" check "$fx/does-not-exist.conf"; then
@@ -101,6 +101,8 @@ fi
 if t check-watch-bad 2 "$advshim" check "$fx/bad-watch.conf"; then
 	has check-watch-bad "$err" "$fx/bad-watch.conf:6: "
 	has check-watch-bad "$err" "persist"
+	# the policy's style: FILE:LINE: NAME: message
+	only check-watch-bad "$err" "$fx/bad-watch.conf:6: watch.persist: 0 is out of range (expected 1 to 1000)"
 	empty check-watch-bad "$out"
 fi
 

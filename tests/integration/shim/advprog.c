@@ -26,7 +26,8 @@
  *               they are not inherited), advises the whole mapping and
  *               reports "child"; -D -D adds MADV_DOFORK before the fork
  *               (then the child reports "child-kept": the file is there)
- *   -t N        N threads map, advise, check and unmap concurrently
+ *   -t N        N threads map, advise (whole, then in parts: the shim's
+ *               lock-free path), check and unmap concurrently
  *   -i ITER     iterations per thread                            [200]
  * Output: one "result ..." line per check, e.g.
  *   result call=0 errno=0 rr=0 sr=0
@@ -262,7 +263,7 @@ static int threads_stop;
 
 static void *thread_main(void *arg)
 {
-	long i;
+	long i, j;
 	int fd = open_file(), rr = 0, err = 0;
 
 	(void)arg;
@@ -279,6 +280,15 @@ static void *thread_main(void *arg)
 		if (posix_madvise(a, 4 * PG, POSIX_MADV_RANDOM) ||
 		    madvise(anon, 2 * PG, MADV_DONTNEED))
 			err++;
+		/*
+		 * Advised again, in parts: once learnt, the shim decides these
+		 * without its lock (its thread view) while the other threads
+		 * keep changing the table.
+		 */
+		for (j = 0; j < 4; j++)
+			if (posix_madvise(a + (j & 1) * 2 * PG, 2 * PG,
+					  POSIX_MADV_RANDOM))
+				err++;
 		if (i % 16 == 0 && has_flag(a + PG, "rr") == 1)
 			rr++;
 		/* Partial unmap, then the rest: splits in the table. */

@@ -262,6 +262,20 @@ test_inspect() {
 	else
 		check "inspect --json has counters" "$(cat "$tmp/inspect")" '"rewritten":1'
 	fi
+	# Advice no rule acts on is passed on unexamined, and still counted.
+	inspect_of "" env LD_PRELOAD="$(preload)" "$bin/advprog" -p -a sequential -P 8 "$f"
+	check "inspect shim, SEQUENTIAL: the kernel has sr" "$(grep -F "$f" "$tmp/inspect")" '^sr '
+	check "inspect shim, SEQUENTIAL: the call is counted" "$(cat "$tmp/inspect")" \
+		'madvise calls: random 0, sequential 1, normal 0, willneed 0;'
+	check "inspect shim, SEQUENTIAL: counted as passed unexamined" "$(cat "$tmp/inspect")" \
+		'rewritten 0, skipped 0, kept 0, passed unexamined [1-9][0-9]*,'
+	inspect_of "--json" env LD_PRELOAD="$(preload)" "$bin/advprog" -p -a willneed -P 8 "$f"
+	if command -v python3 >/dev/null; then
+		check "inspect --json, WILLNEED: counted in calls and passed" \
+			"$(python3 -c 'import json,sys; c=json.load(sys.stdin)["shim"]["counters"]; print(c["calls"]["madvise"]["willneed"], c["passed"]["madvise"]["willneed"], c["kept"])' < "$tmp/inspect" 2>&1)" '^1 1 0$'
+	else
+		check "inspect --json, WILLNEED: counted" "$(cat "$tmp/inspect")" '"willneed":1'
+	fi
 	out=$("$build/advshim" inspect 2147483 2>&1); rc=$?
 	check "inspect vanished pid: clear error, exit 1" "rc=$rc $out" '^rc=1 advshim inspect: no process 2147483'
 	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then

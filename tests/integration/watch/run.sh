@@ -316,10 +316,25 @@ printf 'watch = {\n  persit = 2;\n};\n' > "$D/typo.conf"
 if [ $r1 -eq 1 ] && grep -q 'mount -t debugfs none' "$D/e1" &&
    [ $r2 -eq 1 ] && grep -q 'CONFIG_LRU_GEN' "$D/e2" &&
    [ $r3 -eq 2 ] && grep -q "bad.conf:3: watch.interval_ms" "$D/e3" &&
-   [ $r4 -eq 2 ] && grep -q "typo.conf:2: unknown key watch.persit" "$D/e4"; then
+   [ $r4 -eq 2 ] && grep -q 'typo.conf:2: watch: unknown key "persit" (expected interval_ms, persist,' "$D/e4"; then
 	ok "errors: debugfs not mounted, no CONFIG_LRU_GEN, config file:line"
 else
 	bad errors "startup errors ($r1 $r2 $r3 $r4): $(cat "$D"/e1 "$D"/e2 "$D"/e3 "$D"/e4)"
+fi
+
+# Bad option values and an unreadable config: one line each, exit 2,
+# the same wording as the config file's errors, never a line 0.
+"$W" --once --persist 0 2> "$D/e7"; r7=$?
+"$W" --once --max-agings-per-min 65 2> "$D/e8"; r8=$?
+"$W" --once --cgroup system.slice 2> "$D/e9"; r9=$?
+"$W" --once --config "$D/missing.conf" 2> "$D/e10"; r10=$?
+if [ $r7 -eq 2 ] && [ "$(cat "$D/e7")" = "advshim-watch: --persist: 0 is out of range (expected 1 to 1000)" ] &&
+   [ $r8 -eq 2 ] && grep -q -- '--max-agings-per-min: 65 is out of range (expected 1 to 64)' "$D/e8" &&
+   [ $r9 -eq 2 ] && grep -q -- "--cgroup: \"system.slice\" must start with '/'" "$D/e9" &&
+   [ $r10 -eq 2 ] && [ "$(cat "$D/e10")" = "advshim-watch: $D/missing.conf: cannot read: No such file or directory" ]; then
+	ok "bad option values and a missing config: clear message, exit 2"
+else
+	bad options "($r7 $r8 $r9 $r10): $(cat "$D"/e7 "$D"/e8 "$D"/e9 "$D"/e10)"
 fi
 
 # This machine's own kernel (no lru_gen here): a real, honest refusal.

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cgroup_read.c - the I/O half of the memory cgroup figures (see
+ * cgroup_read.h): read files through a root into stack buffers, hand
+ * them to the parsers of cgroup.c.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "common/cgroup_read.h"
+#include "common/readbuf.h"
+
+/* The names per hierarchy version. */
+static const char *usage_name(int version)
+{
+	return version == CG_V1 ? "memory.usage_in_bytes" : "memory.current";
+}
+
+/* Reads file @name of cgroup @cgpath and parses it with @parse. */
+static int read_value(const char *root, int version, const char *cgpath,
+		      const char *name,
+		      int (*parse)(const char *, size_t, uint64_t *),
+		      uint64_t *v)
+{
+	char path[CG_PATH_MAX + 64], buf[64];
+	ssize_t n;
+	int r;
+
+	r = cg_file_path(path, sizeof(path), root, version, cgpath, name);
+	if (r)
+		return r;
+	n = read_buf(path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	return parse(buf, (size_t)n, v);
+}
+
+int cg_locate(const char *root, struct cg_where *w)
+{
+	char path[CG_PATH_MAX + 64], buf[8192];
+	uint64_t usage;
+	ssize_t n;
+	int r;
+
+	path[0] = 0;
+	if (root && root[0] && strlen(root) >= CG_PATH_MAX)
+		return -ENAMETOOLONG;
+	if (root && root[0])
+		strcpy(path, root);
+	strcat(path, "/proc/self/cgroup");
+	n = read_buf(path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	r = cg_parse_self(buf, (size_t)n, w->path, sizeof(w->path));
+	if (r < 0)
+		return r;
+	w->version = r;
+	r = read_value(root, w->version, w->path, usage_name(w->version),
+		       cg_parse_bytes, &usage);
+	if (r != -ENOENT || !strcmp(w->path, "/"))
+		return r;
+	/* A container's own cgroup mounted as the hierarchy's root. */
+	strcpy(w->path, "/");
+	return read_value(root, w->version, w->path, usage_name(w->version),
+			  cg_parse_bytes, &usage);
+}
+
+/* The smaller of *limit and the limit file @name of @cgpath, if any. */
+static int min_limit(const char *root, int version, const char *cgpath,
+		     const char *name, uint64_t *limit)
+{
+	uint64_t v;
+	int r = read_value(root, version, cgpath, name, cg_parse_limit, &v);
+
+	if (r == -ENOENT)	/* the root cgroup has no limit files */
+		return 0;
+	if (r)
+		return r;
+	if (v < *limit)
+		*limit = v;
+	return 0;
+}
+
+int cg_read_figures(const char *root, const struct cg_where *w,
+		    struct cg_figures *f)
+{
+	char cg[CG_PATH_MAX];
+	struct cg_figures out = { .limit = CG_UNLIMITED };
+	int r;
+
+	r = read_value(root, w->version, w->path, usage_name(w->version),
+		       cg_parse_bytes, &out.usage);
+	if (r)
+		return r;
+	memcpy(cg, w->path, sizeof(cg));
+	cg[sizeof(cg) - 1] = 0;
+	for (;;) {
+		if (w->version == CG_V1) {
+			r = min_limit(root, CG_V1, cg, "memory.limit_in_bytes",
+				      &out.limit);
+		} else {
+			r = min_limit(root, CG_V2, cg, "memory.max", &out.limit);
+			if (!r)
+				r = min_limit(root, CG_V2, cg, "memory.high",
+					      &out.limit);
+		}
+		if (r)
+			return r;
+		if (cg_parent(cg))
+			break;
+		out.depth++;
+	}
+	*f = out;
+	return 0;
+}
+
+int cg_read_meminfo(const char *root, uint64_t *total, uint64_t *avail)
+{
+	char path[CG_PATH_MAX + 32], buf[8192];
+	ssize_t n;
+
+	path[0] = 0;
+	if (root && root[0] && strlen(root) >= CG_PATH_MAX)
+		return -ENAMETOOLONG;
+	if (root && root[0])
+		strcpy(path, root);
+	strcat(path, "/proc/meminfo");
+	n = read_buf(path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	return meminfo_parse(buf, (size_t)n, total, avail);
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cgroup_read.h - read this process's memory cgroup figures (v1 and v2)
+ * and the machine's memory, through a root, without allocating.
+ *
+ * The I/O half of cgroup.h: every file is opened, read into a stack
+ * buffer and closed again (read_buf), every number goes through the
+ * parsers in cgroup.c.  Nothing is cached between calls: a process moved
+ * to another cgroup, or a limit changed, shows at the next call.  errno is
+ * preserved.  Safe from any thread; no locks.
+ */
+#ifndef ADVSHIM_COMMON_CGROUP_READ_H
+#define ADVSHIM_COMMON_CGROUP_READ_H
+
+#include <stdint.h>
+
+#include "common/cgroup.h"
+
+#define CG_PATH_MAX	4096
+
+/* Where this process's memory cgroup is. */
+struct cg_where {
+	int version;			/* CG_V1 or CG_V2 */
+	char path[CG_PATH_MAX];		/* below the hierarchy's mount */
+};
+
+/* One reading of the figures the adaptive advice compares. */
+struct cg_figures {
+	uint64_t limit;		/* bytes: the smallest memory.max/high (v2)
+				   or memory.limit_in_bytes (v1) of the
+				   cgroup and its ancestors; CG_UNLIMITED */
+	uint64_t usage;		/* bytes charged to the cgroup itself */
+	int depth;		/* ancestors' limits read (0: the leaf only) */
+};
+
+/*
+ * cg_locate - find this process's memory cgroup: parse @root/proc/self/
+ * cgroup, then check that the cgroup's usage file is readable below the
+ * mount.  A container whose cgroup directory is bind-mounted as the
+ * mount's root (v1 without a cgroup namespace: the path names the host's
+ * cgroup) is found by falling back to the mount root "/".
+ * Returns 0, or a negative errno: that of reading /proc/self/cgroup, of
+ * its parser (-ENOENT: no memory controller), or -ENOENT when neither
+ * the path nor the mount root has a usage file.  @root: NULL or "" for /.
+ */
+int cg_locate(const char *root, struct cg_where *w);
+
+/*
+ * cg_read_figures - the limit (walking up to the mount root; levels whose
+ * limit files are missing, like the root cgroup's, are skipped) and the
+ * usage of the cgroup @w.  Returns 0, or a negative errno of reading or
+ * parsing the usage file or a limit file that exists (-ENOENT: the
+ * cgroup is gone).  *f is written only on success.
+ */
+int cg_read_figures(const char *root, const struct cg_where *w,
+		    struct cg_figures *f);
+
+/*
+ * cg_read_meminfo - MemTotal and MemAvailable of @root/proc/meminfo, in
+ * bytes.  Returns 0 or a negative errno (of reading or of meminfo_parse).
+ */
+int cg_read_meminfo(const char *root, uint64_t *total, uint64_t *avail);
+
+#endif /* ADVSHIM_COMMON_CGROUP_READ_H */

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * view.h - this thread's view of the mapping table (view.c): the leaf of
+ * its last hit and a few learnt extents, and the lock-free lookup the
+ * advice path inlines.
+ */
+#ifndef ADVSHIM_VIEW_H
+#define ADVSHIM_VIEW_H
+
+#include "shim/shim.h"
+
+#define VIEW_EXTENTS	8
+
+/*
+ * Adjacent table ranges whose files decide alike, [start, end), with the
+ * madvise-family outcome per advice kind (decide_code(): ADV_KEEP,
+ * ADV_SKIP or the value to issue).
+ */
+struct view_extent {
+	uintptr_t start, end;
+	bool quiet;			/* no rewrite or skip left to log */
+	signed char code[ADV_NR_KINDS];
+};
+
+struct view {
+	unsigned long gen;		/* shim.table_gen of all below */
+	const struct mt_node *leaf;	/* the finger: last leaf hit */
+	bool again;			/* the last view_find hit the finger */
+	unsigned int nr, last, victim;	/* extents used, last hit, next out */
+	struct view_extent ext[VIEW_EXTENTS];
+};
+
+/* This thread's view: written only by it, with shim.lock held. */
+extern __thread struct view shim_view
+	__attribute__((tls_model("initial-exec"))) SHIM_HIDDEN;
+
+/*
+ * view_find - the range containing @pos, or the first one after it (NULL:
+ * none): this thread's last leaf is searched before the tree is
+ * descended.  shim.lock held (either mode); the result is valid until it
+ * is released.
+ */
+const struct map_node *view_find(uintptr_t pos) SHIM_HIDDEN;
+
+/*
+ * view_learn - @n, from the last view_find (the lock held since), was just
+ * decided: if that lookup hit this thread's last leaf again, remember the
+ * run of ranges around @n that decide alike, for view_code().  shim.lock
+ * held (either mode); never fails (an extent is just not learnt).
+ */
+void view_learn(const struct map_node *n) SHIM_HIDDEN;
+
+/*
+ * view_point - a range containing @addr was just recorded: this thread's
+ * next advice is most likely for it, so its leaf becomes the one searched
+ * first.  shim.lock held for writing.
+ */
+void view_point(uintptr_t addr) SHIM_HIDDEN;
+
+/* The learnt extent holding [@start, @end), or NULL (helper of view_code). */
+static inline const struct view_extent *view_extent_of(uintptr_t start,
+							uintptr_t end)
+{
+	const struct view_extent *x = &shim_view.ext[shim_view.last];
+	unsigned int i;
+
+	if (shim_view.last < shim_view.nr && x->start <= start && end <= x->end)
+		return x;
+	for (i = 0; i < shim_view.nr; i++) {
+		x = &shim_view.ext[i];
+		if (x->start <= start && end <= x->end) {
+			shim_view.last = i;
+			return x;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * view_code - without the lock: if [@start, @end) lies inside an extent
+ * this thread learnt and neither the table nor the cache changed since
+ * (one atomic load of shim.table_gen), set *@code to the outcome for
+ * advice @kind (as decide_code) and *@quiet (false: a rewrite or skip
+ * must still be logged, under the lock) and return true.  Else false:
+ * take the locked path.  Always false at log level debug (every call is
+ * logged there).  Safe without the lock: see view.c.
+ */
+static inline bool view_code(uintptr_t start, uintptr_t end,
+			     enum adv_kind kind, int *code, bool *quiet)
+{
+	const struct view_extent *x;
+
+	if (shim_view.gen != table_gen() || shim.log_level >= POLICY_LOG_DEBUG)
+		return false;
+	x = view_extent_of(start, end);
+	if (!x)
+		return false;
+	*code = x->code[kind];
+	*quiet = x->quiet;
+	return true;
+}
+
+#endif /* ADVSHIM_VIEW_H */

@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# run.sh NAME ARMS [VAR=VALUE...] - boot the lab (tools/lab/lab.sh job)
+# once and run the arms listed in the file ARMS (tools/adapt/lab/*.arms)
+# with tools/adapt/lab/arm.sh; VAR=VALUE set the scenario for every arm
+# (VEC_MB MEMCG_MB COLD_MB COLD_AT THREADS THETA DURATION).  Results go to
+# $BUILD/lab/runs/adapt-NAME-DATE/out/arms/*, the summary (report.awk) to
+# summary.tsv there and to stdout.  ARMS_MATCH=REGEX runs only the arms
+# whose name matches (grep -E), to keep one boot under LAB_TIMEOUT.
+#   tools/adapt/lab/run.sh report RUNDIR   re-renders a finished run
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../.." && pwd)
+BUILD=${BUILD:-build}
+case $BUILD in /*) ;; *) BUILD=$top/$BUILD ;; esac
+
+report() {
+	first=1
+	for d in "$1"/out/arms/*/; do
+		if [ ! -f "$d/ok" ]; then
+			printf '%s\tFAILED\n' "$(basename "$d")"
+			continue
+		fi
+		awk -v header=$first -f "$here/report.awk" "$d/arm.env" "$d/load.tsv" "$d/samples.tsv"
+		first=0
+	done | tee "$1/summary.tsv" | column -t -s "$(printf '\t')"
+}
+
+if [ "${1:-}" = report ]; then
+	report "${2:?usage: run.sh report RUNDIR}"
+	exit 0
+fi
+name=${1:?usage: run.sh NAME ARMS [VAR=VALUE...]}
+arms=${2:?usage: run.sh NAME ARMS [VAR=VALUE...]}
+shift 2
+make -C "$top" --no-print-directory "BUILD=$BUILD" "$BUILD/advshim-load" "$BUILD/adapt-probe" >&2
+run=$BUILD/lab/runs/adapt-$name-$(date +%Y%m%d-%H%M%S)
+stage=$run/stage
+mkdir -p "$stage"
+cp "$here/arm.sh" "$BUILD/adapt-probe" "$stage/"
+awk -v re="${ARMS_MATCH:-.}" '/^[ \t]*(#|$)/ || $1 ~ re' "$arms" >"$stage/arms"
+for kv in "$@"; do echo "export $kv"; done >"$stage/env"
+cp "$stage/arms" "$run/arms"
+cp "$stage/env" "$run/env"
+rc=0
+LAB_TIMEOUT=${LAB_TIMEOUT:-5400} "$top/tools/lab/lab.sh" job "$run" "$here/job.sh" \
+	"$stage/arm.sh" "$stage/adapt-probe" "$stage/arms" "$stage/env" || rc=$?
+rm -rf "$stage"
+echo "run: $run (guest exit $rc)"
+report "$run"
+exit $rc

@@ -1,0 +1,48 @@
+# tools/lucene: advshim-lucene, real Lucene (lucene-core from Maven
+# Central) as the project's workload: an HNSW index builder and a KNN query
+# load in advshim-load's output shape (tools/lucene/README.md).
+#
+#   make                  builds $(BUILD)/advshim-lucene(.jar) when Maven and
+#                         a JDK 21+ are there; says so in one line otherwise
+#   make check-lucene     real Lucene under the shim (in make check)
+#   make bench-lucene     shim vs plain on real Lucene (in make bench)
+#   make lucene-runtime   the jlink'd runtime for the lab guest
+#   make lab-lucene       the Lucene workload in the MGLRU lab guest
+#
+# LUCENE_VERSION=10.x builds against another lucene-core 10 release.
+LUCENE_VERSION	?= 10.4.0
+LUCENE_SRCS	:= $(wildcard tools/lucene/src/main/java/advshim/lucene/*.java)
+LUCENE_JAR	:= $(BUILD)/advshim-lucene.jar
+LUCENE_BUILD_FILES := tools/lucene/pom.xml tools/lucene/build.sh \
+		   tools/lucene/find-jdk.sh tools/lucene/advshim-lucene.in
+# Changing LUCENE_VERSION rebuilds: the stamp's name holds the version.
+LUCENE_STAMP	:= $(BUILD)/lucene/want-$(LUCENE_VERSION)
+TARGETS		+= $(LUCENE_JAR)
+
+$(LUCENE_STAMP):
+	@mkdir -p $(dir $@)
+	@rm -f $(BUILD)/lucene/want-*
+	@touch $@
+
+# build.sh prints one line and creates nothing when Maven or the JDK is
+# missing, so this recipe then runs (and says so) on every make.
+$(LUCENE_JAR): $(LUCENE_SRCS) $(LUCENE_BUILD_FILES) $(LUCENE_STAMP)
+	@sh tools/lucene/build.sh $(BUILD) $(LUCENE_VERSION)
+
+.PHONY: check-lucene bench-lucene
+CHECK_TARGETS	+= check-lucene
+check-lucene: $(SHIM_LIB) $(CLI_BIN) $(LUCENE_JAR)
+	@sh tests/integration/lucene/run.sh $(BUILD) "$(SANITIZER)"
+
+BENCH_TARGETS	+= bench-lucene
+bench-lucene: $(SHIM_LIB) $(CLI_BIN) $(LUCENE_JAR)
+	@sh bench/lucene_bench.sh $(BUILD)
+
+# The lab part: a jlink'd runtime and the Lucene workload in the MGLRU lab
+# guest (tools/lucene/lab/; uses tools/lab/lab.sh job unchanged).
+.PHONY: lucene-runtime lab-lucene
+lucene-runtime: $(LUCENE_JAR)
+	@sh tools/lucene/lab/runtime.sh $(BUILD)
+
+lab-lucene: $(LUCENE_JAR) $(SHIM_LIB) $(WATCH_BIN) $(LOAD_BIN) $(CLI_BIN)
+	@sh tools/lucene/lab/lab-lucene.sh $(BUILD)

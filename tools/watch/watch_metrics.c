@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+/*
+ * watch_metrics.c - the watcher's state in the Prometheus text format.
+ */
+#include "tools/watch/watch_int.h"
+
+static void put_label(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fprintf(f, "\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static double m_enabled(const struct watch *w)
+{
+	return w->enabled < -1 ? -1 : w->enabled;
+}
+
+static double m_polls(const struct watch *w)
+{
+	return (double)w->counts.polls;
+}
+
+static double m_errors(const struct watch *w)
+{
+	return (double)(w->counts.error + w->counts.age_failed);
+}
+
+static double m_locked_down(const struct watch *w)
+{
+	return w->no_write;
+}
+
+static double m_agings(const struct lruvec_state *lv)
+{
+	return (double)lv->agings;
+}
+
+static double m_failures(const struct lruvec_state *lv)
+{
+	return (double)lv->failures;
+}
+
+static double m_thrashing(const struct lruvec_state *lv)
+{
+	return lv->was_thrashing;
+}
+
+static double m_refaults(const struct lruvec_state *lv)
+{
+	return lv->sample.refaults_per_s;
+}
+
+static double m_max_seq(const struct lruvec_state *lv)
+{
+	return (double)lv->max_seq;
+}
+
+/* One metric: global (.global) or one sample per memcg x node (.lv). */
+struct metric {
+	const char *name, *type, *help;
+	int decimals;			/* of the value */
+	double (*global)(const struct watch *w);
+	double (*lv)(const struct lruvec_state *lv);
+};
+
+static const struct metric metrics[] = {
+	{ "lru_gen_enabled", "gauge",
+	  "lru_gen core switch as last read (-1 unknown)", 0,
+	  .global = m_enabled },
+	{ "polls_total", "counter", "intervals polled", 0,
+	  .global = m_polls },
+	{ "errors_total", "counter", "error events", 0, .global = m_errors },
+	{ "writes_locked_down", "gauge", "1 when lockdown forbids writes", 0,
+	  .global = m_locked_down },
+	{ "agings_total", "counter", "verified agings", 0, .lv = m_agings },
+	{ "age_failures_total", "counter", "failed agings", 0,
+	  .lv = m_failures },
+	{ "thrashing", "gauge",
+	  "1 while the last interval was oldest-generation thrash", 0,
+	  .lv = m_thrashing },
+	{ "refaults_per_second", "gauge",
+	  "file refaults per second (memory.stat; -1 unknown)", 1,
+	  .lv = m_refaults },
+	{ "max_seq", "gauge", "last max_seq read", 0, .lv = m_max_seq },
+};
+
+int watch_write_metrics(struct watch *w, FILE *f)
+{
+	const struct metric *m;
+	struct lruvec_state *lv, *tmp;
+	size_t i;
+
+	for (i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++) {
+		m = &metrics[i];
+		fprintf(f, "# HELP advshim_watch_%s %s\n"
+			"# TYPE advshim_watch_%s %s\n", m->name, m->help,
+			m->name, m->type);
+		if (m->global) {
+			fprintf(f, "advshim_watch_%s %.*f\n", m->name,
+				m->decimals, m->global(w));
+			continue;
+		}
+		HASH_ITER(hh, w->lruvecs, lv, tmp) {
+			fprintf(f, "advshim_watch_%s{memcg=\"", m->name);
+			put_label(f, lv->path);
+			fprintf(f, "\",node=\"%d\"} %.*f\n", lv->nid,
+				m->decimals, m->lv(lv));
+		}
+	}
+	return ferror(f) ? -1 : 0;
+}
