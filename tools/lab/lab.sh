@@ -26,16 +26,27 @@
 #   lab              the full five-arm lab experiment (make lab)
 #   demo             a short three-arm experiment for make demo
 #   summary RUNDIR   re-render the tables of a finished run
+#   rules            try the lru_gen rules advshim-watch relies on (make lab-rules)
+#   matrix           the demo arms on every kernel, one table (make lab-matrix)
+#   matrix-report [DIR]  re-render a matrix run
+#   fixtures [DIR]   copy the kernel text of the latest rules runs and of a
+#                    matrix run into tests/fixtures/kernels/
 #
 # Environment:
-#   LAB_KERNEL=6.12|6.1   kernel series (default 6.12)
+#   LAB_KERNEL=7.3|7.2|6.12|6.1  kernel series (default 6.12; 7.x from
+#                         Debian's trixie-backports and sid, see kernel.sh)
+#   LAB_DEBIAN_MIRROR=URL the Debian mirror for 7.x (default: the one this
+#                         machine's apt sources use)
 #   BUILD=DIR             project build directory (default build)
 #   LAB_DIR=DIR           lab work directory (default $BUILD/lab)
 #   LAB_ACCEL=auto|kvm|tcg  (default auto: KVM if a probe boot works)
 #   LAB_MEM_MB, LAB_SMP   guest memory and CPUs (2048, 2)
 #   LAB_ICOUNT=N          TCG virtual time: -icount shift=N (default 3);
 #                         0 = real time, multi-threaded TCG
-#   LAB_TIMEOUT=S         hard limit for one boot (per command default)
+#   LAB_TIMEOUT=S         the guest job's limit in guest seconds (per
+#                         command default); the host allows
+#                         LAB_WALL_FACTOR (4) times that in wall time
+#   LAB_HANG_S=S          kill a guest whose console is silent this long (300)
 #   LAB_REFRESH=1         re-resolve the newest kernel package version
 #   LAB_VERBOSE=1         show the whole guest console
 set -euo pipefail
@@ -57,6 +68,11 @@ LAB_VERBOSE=${LAB_VERBOSE:-0}
 # measured on a busy shared host still compare.  0 = real time with
 # multi-threaded TCG (twice the speed on 2 idle cores, noisy rates).
 LAB_ICOUNT=${LAB_ICOUNT:-3}
+# LAB_TIMEOUT (per command) is the guest's own limit for its job, in guest
+# seconds; the host kills qemu after LAB_WALL_FACTOR times that in wall
+# seconds, or when the guest console stays silent for LAB_HANG_S s.
+LAB_WALL_FACTOR=${LAB_WALL_FACTOR:-4}
+LAB_HANG_S=${LAB_HANG_S:-300}
 
 # The project's binaries the guest gets (those that exist are copied; the
 # jobs check for the ones they need and say which is missing).
@@ -80,133 +96,8 @@ need_cmd() {
 
 # ---------------------------------------------------------------- kernel
 
-# Package name patterns for a kernel series, best first.
-kernel_patterns() {
-	case $LAB_KERNEL in
-	6.12)
-		echo '^linux-image-6\.12\.[0-9]+\+deb12-cloud-amd64-unsigned$'
-		;;
-	6.1)
-		echo '^linux-image-6\.1\.0-[0-9]+-cloud-amd64-unsigned$'
-		echo '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$'
-		;;
-	*)
-		die "LAB_KERNEL=$LAB_KERNEL is not supported (use 6.12 or 6.1)"
-		;;
-	esac
-}
-
-# Newest cached .deb of the series, if any.
-cached_deb() {
-	local pat deb
-	for pat in $(kernel_patterns); do
-		deb=$(ls "$CACHE"/debs/*.deb 2>/dev/null |
-			while read -r f; do
-				n=$(basename "$f"); n=${n%%_*}
-				[[ $n =~ $pat ]] && echo "$f"
-			done | sort -V | tail -n 1)
-		[ -n "$deb" ] && { echo "$deb"; return 0; }
-	done
-	return 1
-}
-
-# Candidate package names from apt's lists, newest first.
-apt_candidates() {
-	local pat
-	for pat in $(kernel_patterns); do
-		apt-cache search --names-only "$pat" 2>/dev/null |
-			awk '{ print $1 }' | sort -rV
-	done
-}
-
-# Downloads the newest package of the series that apt can fetch.
-download_kernel() {
-	local names name
-	need_cmd apt-get apt
-	names=$(apt_candidates)
-	if [ -z "$names" ]; then
-		if [ "$(id -u)" = 0 ]; then
-			note "no linux-image $LAB_KERNEL package in apt's lists; running apt-get update"
-			apt-get update -qq >&2 ||
-				die "apt-get update failed: cannot reach Debian's package registry"
-			names=$(apt_candidates)
-		else
-			die "no linux-image $LAB_KERNEL package in apt's lists and not root: run 'apt-get update' as root (needs bookworm-security in sources.list)"
-		fi
-	fi
-	[ -n "$names" ] ||
-		die "Debian has no package matching $(kernel_patterns | head -n 1) in apt's sources (is bookworm-security in sources.list?)"
-	mkdir -p "$CACHE/debs"
-	for name in $names; do
-		note "downloading $name"
-		if (cd "$CACHE/debs" && apt-get download -q "$name" >"$CACHE/apt-download.log" 2>&1); then
-			return 0
-		fi
-		note "could not download $name: $(tail -n 1 "$CACHE/apt-download.log")"
-	done
-	die "cannot download any linux-image $LAB_KERNEL package from Debian's registry (network?); see $CACHE/apt-download.log"
-}
-
-# Unpacks vmlinuz and the modules the guest needs; prints the kernel dir.
-fetch_kernel() {
-	local deb kver kdir x m ko dep
-	if [ "${LAB_REFRESH:-0}" = 1 ] || ! deb=$(cached_deb); then
-		download_kernel
-		deb=$(cached_deb) || die "downloaded package not found in $CACHE/debs"
-	fi
-	kver=$(dpkg-deb -f "$deb" Package | sed 's/^linux-image-//; s/-unsigned$//')
-	kdir=$CACHE/kernel-$kver
-	if [ -f "$kdir/.done" ]; then
-		echo "$kdir"
-		return 0
-	fi
-	note "unpacking $(basename "$deb")"
-	rm -rf "$kdir" "$kdir.tmp"
-	mkdir -p "$kdir.tmp/modules"
-	x=$kdir.tmp/deb
-	dpkg-deb -x "$deb" "$x"
-	cp "$x"/boot/vmlinuz-* "$kdir.tmp/vmlinuz" ||
-		die "$(basename "$deb") has no /boot/vmlinuz-*"
-	cp "$x"/boot/config-* "$kdir.tmp/config"
-	grep -q '^CONFIG_LRU_GEN=y' "$kdir.tmp/config" ||
-		die "$(basename "$deb") was built without CONFIG_LRU_GEN"
-	# Modules in load order, dependencies first (read from .modinfo:
-	# the package ships no modules.dep, depmod makes it at install).
-	local todo=$GUEST_MODULES order=
-	while [ -n "$todo" ]; do
-		set -- $todo
-		m=$1; shift; todo="$*"
-		case " $order " in *" $m "*) continue ;; esac
-		ko=$(find "$x/lib/modules" -name "$m.ko*" | head -n 1)
-		if [ -z "$ko" ]; then
-			grep -q "^CONFIG_$(echo "$m" | tr a-z A-Z)=y" "$kdir.tmp/config" ||
-				note "module $m not found in the package (assuming built in)"
-			continue
-		fi
-		case $ko in
-		*.xz) xz -dc "$ko" >"$kdir.tmp/modules/$m.ko" ;;
-		*.zst) zstd -qdc "$ko" >"$kdir.tmp/modules/$m.ko" ;;
-		*) cp "$ko" "$kdir.tmp/modules/$m.ko" ;;
-		esac
-		dep=$(tr '\0' '\n' <"$kdir.tmp/modules/$m.ko" |
-			sed -n 's/^depends=//p' | tr ',' ' ')
-		local missing=
-		for d in $dep; do
-			case " $order " in *" $d "*) ;; *) missing="$missing $d" ;; esac
-		done
-		if [ -n "$missing" ]; then
-			todo="$missing $m $todo"
-		else
-			order="$order $m"
-		fi
-	done
-	echo "$order" >"$kdir.tmp/modules/order"
-	echo "$kver" >"$kdir.tmp/version"
-	rm -rf "$x"
-	mv "$kdir.tmp" "$kdir"
-	touch "$kdir/.done"
-	echo "$kdir"
-}
+# shellcheck source=tools/lab/kernel.sh
+. "$LAB_SRC/kernel.sh"
 
 # ------------------------------------------------------------- initramfs
 
@@ -332,21 +223,29 @@ run_qemu() {
 		fi
 		;;
 	esac
-	local rc=0
-	timeout -k 10 "$tmo" qemu-system-x86_64 \
+	local rc=0 wall=$((tmo * LAB_WALL_FACTOR))
+	rm -f "$rundir/hung"
+	timeout -k 10 "$wall" qemu-system-x86_64 \
 		-accel "$accel_opt" $icount -cpu "$cpu" -m "$LAB_MEM_MB" -smp "$LAB_SMP" \
 		-kernel "$kdir/vmlinuz" -initrd "$rundir/initrd" \
-		-append "console=ttyS0 panic=-1 quiet loglevel=4 lab.timeout=$tmo" \
+		-append "console=ttyS0 panic=-1 quiet loglevel=4 lab.timeout=$tmo $(kernel_boot_args "$accel")" \
 		-drive "file=$rundir/out.img,format=raw,if=virtio,cache=unsafe" \
 		-display none -vga none -serial stdio -monitor none \
 		-nodefaults -no-reboot </dev/null >"$rundir/console.raw" 2>"$rundir/qemu.err" &
 	local qpid=$!
 	show_console "$rundir/console.raw" "$qpid" &
 	local spid=$!
+	watch_hang "$rundir" "$qpid" &
+	local hpid=$!
 	wait "$qpid" || rc=$?
+	kill "$hpid" 2>/dev/null; wait "$hpid" 2>/dev/null || true
 	wait "$spid" 2>/dev/null || true
+	if [ -f "$rundir/hung" ]; then
+		note "the guest printed nothing for $LAB_HANG_S s (it prints a line every 10 guest s): killed as hung (console: $rundir/console.raw)"
+		return 124
+	fi
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-		note "the guest did not finish within $tmo s: killed (console: $rundir/console.raw)"
+		note "the guest did not finish within $wall s wall ($LAB_WALL_FACTOR x its $tmo guest s): killed (console: $rundir/console.raw)"
 		return 124
 	fi
 	if [ "$rc" != 0 ]; then
@@ -359,6 +258,29 @@ run_qemu() {
 	[ -f "$rundir/out/status" ] ||
 		{ note "the guest job left no status (console: $rundir/console.raw)"; return 1; }
 	return "$(cat "$rundir/out/status")"
+}
+
+# watch_hang RUNDIR PID: kills PID (qemu under timeout) when the guest
+# console has not grown for LAB_HANG_S s.  Under icount a guest second
+# costs more wall time the busier the host is, so the wall-clock limit is
+# generous and a silent console is what tells a hung guest.
+watch_hang() {
+	local rundir=$1 pid=$2 last=-1 size quiet=0
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 5
+		size=$(stat -c %s "$rundir/console.raw" 2>/dev/null || echo 0)
+		if [ "$size" = "$last" ]; then
+			quiet=$((quiet + 5))
+		else
+			quiet=0
+			last=$size
+		fi
+		if [ "$quiet" -ge "$LAB_HANG_S" ]; then
+			touch "$rundir/hung"
+			kill "$pid" 2>/dev/null
+			return 0
+		fi
+	done
 }
 
 # Streams the guest console while qemu runs: lines the guest scripts mark
@@ -385,7 +307,7 @@ boot_job() {
 	accel=$(pick_accel "$kdir" "$base")
 	local how=$accel
 	[ "$accel" = tcg ] && [ "$LAB_ICOUNT" != 0 ] && how="tcg, icount shift=$LAB_ICOUNT"
-	note "booting $(cat "$kdir/version") ($how, ${LAB_SMP} CPUs, ${LAB_MEM_MB} MiB), limit ${tmo} s"
+	note "booting $(cat "$kdir/version") ($how, ${LAB_SMP} CPUs, ${LAB_MEM_MB} MiB), limit ${tmo} guest s, host load $(cut -d' ' -f1 /proc/loadavg)"
 	mkdir -p "$rundir"
 	run_qemu "$accel" "$kdir" "$base" "$rundir" "$tmo" "$@"
 }
@@ -401,11 +323,16 @@ cmd_available() {
 		echo "lab: available (kernel $(basename "$(cached_deb)") cached)"
 		return 0
 	fi
+	# The lab's own lists (7.x) are fetched on first use.
+	if [ "$(kernel_source)" = private ] && [ ! -f "$PRIV_APT/.updated" ]; then
+		(priv_apt_update) 2>/dev/null ||
+			{ echo "lab: unavailable: cannot fetch the package lists of $LAB_APT_SUITES for the $LAB_KERNEL kernel"; return 1; }
+	fi
 	if [ -n "$(apt_candidates | head -n 1)" ]; then
 		echo "lab: available (kernel package $(apt_candidates | head -n 1) from Debian)"
 		return 0
 	fi
-	echo "lab: unavailable: no linux-image $LAB_KERNEL package cached or in apt's lists"
+	echo "lab: unavailable: no package of the $LAB_KERNEL kernel series cached or in $(kernel_where)"
 	return 1
 }
 
@@ -430,10 +357,7 @@ cmd_job() {
 main() {
 	local cmd=${1:-}
 	[ $# -gt 0 ] && shift
-	case $LAB_KERNEL in
-	6.12|6.1) ;;
-	*) die "LAB_KERNEL=$LAB_KERNEL is not supported (use 6.12 or 6.1)" ;;
-	esac
+	kernel_series >/dev/null
 	case $cmd in
 	available) cmd_available ;;
 	fetch) fetch_kernel ;;
@@ -441,9 +365,11 @@ main() {
 	probe) local k; k=$(fetch_kernel); pick_accel "$k" "$(build_initramfs "$k")" ;;
 	shell) cmd_shell ;;
 	job) cmd_job "$@" ;;
-	smoke|lab|demo|summary)
+	smoke|lab|demo|summary|rules|matrix|matrix-report|fixtures)
 		# shellcheck source=tools/lab/experiments.sh
 		. "$LAB_SRC/experiments.sh"
+		# shellcheck source=tools/lab/matrix.sh
+		. "$LAB_SRC/matrix.sh"
 		"exp_$cmd" "$@"
 		;;
 	-h|--help|help|'') sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' ;;

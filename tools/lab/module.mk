@@ -1,25 +1,33 @@
-# tools/lab: the MGLRU lab (Debian's MGLRU kernel under qemu).
+# tools/lab: the MGLRU lab (Debian's MGLRU kernels under qemu).
 #
-#   make lab        the five-arm lab experiment (<= 15 min)
-#   make lab-smoke  the lab's proofs on the real kernel (<= 5 min, in check)
-#   make lab-demo   the short experiment make demo can use
+#   make lab          the five-arm lab experiment (<= 15 min)
+#   make lab-smoke    the lab's proofs on the real kernel (<= 5 min)
+#   make lab-smoke-K  the same on series K (make check: 6.12 and 7.3)
+#   make lab-demo     the short experiment make demo can use
+#   make lab-matrix   the demo arms on 7.3, 7.2, 6.12 and 6.1, one table
+#   make lab-rules    the lru_gen rules advshim-watch relies on, tried on
+#                     each kernel (LAB_KERNEL=K: that one only)
 #
-# The kernel package, the unpacked kernel and the initramfs are cached
-# under $(BUILD)/lab/; results go to $(BUILD)/lab/runs/.  LAB_KERNEL=6.1
-# selects Debian 12's 6.1 kernel instead of 6.12.
+# The kernel packages, the unpacked kernels and the initramfs are cached
+# under $(BUILD)/lab/; results go to $(BUILD)/lab/runs/.  LAB_KERNEL=7.3,
+# 7.2, 6.12 (default) or 6.1 picks the kernel series.
 LAB_SH		:= tools/lab/lab.sh
 LAB_BINS	:= $(CLI_BIN) $(SHIM_LIB) $(WATCH_BIN) $(LOAD_BIN) $(AB_BIN)
+LAB_ALL_KERNELS	:= 7.3 7.2 6.12 6.1
+LAB_SMOKES	:= $(addprefix lab-smoke-,$(LAB_ALL_KERNELS))
+LAB_RULES_KERNELS ?= $(or $(LAB_KERNEL),$(LAB_ALL_KERNELS))
 # Deferred (=): TARGETS is complete only once every fragment is read.
 lab_built_bins	= $(filter $(LAB_BINS),$(TARGETS))
 
-.PHONY: lab lab-smoke lab-demo lab-fetch lab-shell
-CHECK_TARGETS	+= lab-smoke
+.PHONY: lab lab-smoke $(LAB_SMOKES) lab-demo lab-fetch lab-shell lab-matrix lab-rules
+# The report's kernel series beside the one most hosts run.
+CHECK_TARGETS	+= lab-smoke-6.12 lab-smoke-7.3
 
 # A binary that fails to build is reported by the part of the lab that
 # needs it (which then fails), so the other parts still run.
-lab_run		= @$(if $(lab_built_bins),$(MAKE) --no-print-directory -k $(lab_built_bins) || \
-		  echo "lab: warning: some binaries failed to build";) \
-		  BUILD=$(BUILD) bash $(LAB_SH)
+lab_build	= $(if $(lab_built_bins),$(MAKE) --no-print-directory -k $(lab_built_bins) || \
+		  echo "lab: warning: some binaries failed to build";)
+lab_run		= @$(lab_build) BUILD=$(BUILD) bash $(LAB_SH)
 
 lab:
 	$(lab_run) lab
@@ -27,8 +35,20 @@ lab:
 lab-smoke:
 	$(lab_run) smoke
 
+# lab-smoke-7.3 etc.: the smoke on one series whatever LAB_KERNEL says.
+$(LAB_SMOKES): lab-smoke-%:
+	@$(lab_build) LAB_KERNEL=$* BUILD=$(BUILD) bash $(LAB_SH) smoke
+
 lab-demo:
 	$(lab_run) demo
+
+lab-matrix:
+	$(lab_run) matrix
+
+lab-rules:
+	@$(lab_build) rc=0; for k in $(LAB_RULES_KERNELS); do \
+		LAB_KERNEL=$$k BUILD=$(BUILD) bash $(LAB_SH) rules || rc=1; \
+	done; exit $$rc
 
 lab-fetch:
 	@BUILD=$(BUILD) bash $(LAB_SH) fetch

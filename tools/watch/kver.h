@@ -15,9 +15,21 @@
  *            <= max_seq ages from the current max_seq; EEXIST when the walk
  *            did not end in a new generation (another walker aged, or the
  *            mm walk for that seq already ran).  swappiness 0 = file only,
- *            200 = anon only (7.0 also takes "max").
+ *            200 = anon only (7.x also takes "max" and 201, anon only).
  *  all       an unknown memcg ID or node is EINVAL (so is a vanished memcg);
  *            IDs: 16-bit private IDs up to 6.19, u64 cgroup IDs from 7.0.
+ *
+ * Each rule the watcher uses was tried with real writes on Debian's
+ * 6.1.0-57 (6.1.192), 6.12.117, 7.2.13 and 7.3.4 kernels: tools/lab
+ * (make lab-rules, experiments/rules.expect; the lab smoke repeats it).
+ * There, with two writers racing for one max_seq, 6.1/6.12 never fail (the
+ * loser's walk is dropped, max_seq +1) while 7.x answers EEXIST or, when
+ * the second write comes after the first finished, ages a second time
+ * (stale seq).  A removed memcg is EINVAL at once (it is not listed after
+ * rmdir even with page cache left).  Debian's 6.12 and 7.x kernels have no
+ * cgroup v1 memory controller (CONFIG_MEMCG_V1 off: mounting it is
+ * EINVAL), so v1_root_only was not met on a real kernel; 6.1 ages a v1
+ * memcg by its private ID.
  *
  * The watcher writes the 4-field form everywhere: the kernel then picks
  * swappiness/can_swap itself and force_scan is 1, which is the one form

@@ -20,10 +20,13 @@
 #                               spaces: --persist,2,--cooldown-ms,0)
 #   BYSTANDER=1                 also keep a cached file in memcg
 #                               /lab-bystander and record its lru_gen
+#   CAPTURE_AT=S                when to copy the kernel's lru_gen text
+#                               (default DURATION - 8)
 #
 # Writes /out/arms/NAME/: samples.tsv, load.tsv, cold.tsv, watch.log,
 # lru_gen.log (the memcg's generations every 5 s), memory.stat (at the
-# end), arm.env (the settings and the event times).
+# end), capture/ (lru_gen, lru_gen_full and memory.stat twice, a second
+# apart, at CAPTURE_AT), arm.env (the settings and the event times).
 . /lab/common.sh
 
 name=${1:?usage: arm.sh NAME}
@@ -93,9 +96,20 @@ in_cgroup "$cg" env $(preload_env "$COLD_SHIM") advshim-load stream -l 2 \
 	-D $((COLD_AT * 1000)) /data/cold.bin >"$dir/cold.tsv" 2>"$dir/cold.err" &
 cold=$!
 
+# capture N: lru_gen, lru_gen_full and the memcg's memory.stat into
+# capture/ with suffix N, and the time they were read.
+capture() {
+	mkdir -p "$dir/capture"
+	echo "$1 $(uptime_ms)" >>"$dir/capture/t_ms"
+	cat "$LRU_GEN_FILE" >"$dir/capture/lru_gen.$1" 2>/dev/null
+	cat "$LRU_GEN_FILE"_full >"$dir/capture/lru_gen_full.$1" 2>/dev/null
+	cat "$CG_ROOT$cg/memory.stat" >"$dir/capture/memory.stat.$1"
+}
+capture_at=${CAPTURE_AT:-$((DURATION - 8))}
+
 t0=$(uptime_ms)
 {
-	printf 't_ms\treads_s\tmajflt\trefault\tactivate\trbytes\tmemcg_id\tmin_seq\tmax_seq\tgen_file_pages\tby_max_seq\n'
+	printf 't_ms\treads_s\tmajflt\trefault\tactivate\trbytes\tmemcg_id\tmin_seq\tmax_seq\tgen_file_pages\tby_max_seq\tyoung_file_pages\n'
 	next=$((t0 + 1000))
 	tick=0
 	while kill -0 "$reader" 2>/dev/null; do
@@ -109,17 +123,21 @@ t0=$(uptime_ms)
 		# The generations' sizes every 5 s: where the cold file sits.
 		[ $((tick % 5)) = 0 ] &&
 			{ echo "t_ms $(( now - t0 ))"; lru_gen_block "$cg"; } >>"$dir/lru_gen.log"
+		# The kernel's whole text twice, a second apart, late in the
+		# run (the stall, if it lasts): fixtures for the parser tests.
+		[ "$tick" = "$capture_at" ] && capture 1
+		[ "$tick" = "$((capture_at + 1))" ] && capture 2
 		r=$(tail -n 1 "$dir/load.tsv" | awk -F'\t' '$1 ~ /^[0-9]+$/ { print $5 }')
 		g=$(lru_gen_of "$cg")
 		b=-
 		[ "$BYSTANDER" = 1 ] && b=$(lru_gen_of /lab-bystander | awk '{ print $3 }')
-		set -- ${g:-- - - -}
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+		set -- ${g:-- - - - -}
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
 			$(( $(uptime_ms) - t0 )) "${r:--}" \
 			"$(memstat "$cg" pgmajfault)" \
 			"$(memstat "$cg" workingset_refault_file)" \
 			"$(memstat "$cg" workingset_activate_file)" \
-			"$(io_rbytes "$cg")" "$1" "$2" "$3" "$4" "${b:--}"
+			"$(io_rbytes "$cg")" "$1" "$2" "$3" "$4" "${b:--}" "$5"
 	done
 } >"$dir/samples.tsv" &
 sampler=$!

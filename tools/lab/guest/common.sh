@@ -37,14 +37,14 @@ io_rbytes() {
 	     END { print s + 0 }' "$CG_ROOT$1/io.stat" 2>/dev/null || echo 0
 }
 
-# lru_gen_of CG: "ID MIN_SEQ MAX_SEQ FILE_PAGES" of CG's node 0 in lru_gen,
-# or nothing when the memcg is not listed.
+# lru_gen_of CG: "ID MIN_SEQ MAX_SEQ FILE_PAGES YOUNGEST_FILE_PAGES" of CG's
+# node 0 in lru_gen, or nothing when the memcg is not listed.
 lru_gen_of() {
 	awk -v path="$1" '
-		$1 == "memcg" { p = $0; sub(/^memcg +[0-9]+ /, "", p); hit = (p == path); id = $2; next }
+		$1 == "memcg" { p = $0; sub(/^memcg +[0-9]+ /, "", p); hit = (p == path); if (hit) id = $2; next }
 		$1 == "node" { node = $2; next }
-		hit && node == 0 && NF >= 4 { if (min == "") min = $1; max = $1; file += $4 }
-		END { if (min != "") print id, min, max, file }' "$LRU_GEN_FILE" 2>/dev/null
+		hit && node == 0 && NF >= 4 { if (min == "") min = $1; max = $1; file += $4; young = $4 }
+		END { if (min != "") print id, min, max, file, young }' "$LRU_GEN_FILE" 2>/dev/null
 }
 
 # lru_gen_block CG: CG's lines in lru_gen (memcg, node and generation rows).
