@@ -232,6 +232,12 @@ static void sample_of(const char *ser, const char *arm, int k,
 	s->youngest_file = n->gens[n->nr_gens - 1].file;
 	for (i = 0; i < n->nr_gens; i++)
 		s->file_pages += n->gens[i].file;
+	/* the generation rows, oldest first, as the daemon passes them */
+	for (i = n->nr_gens > DET_MAX_GENS ? n->nr_gens - DET_MAX_GENS : 0;
+	     i < n->nr_gens; i++, s->nr_gens++) {
+		s->gens[s->nr_gens].seq = n->gens[i].seq;
+		s->gens[s->nr_gens].file = n->gens[i].file;
+	}
 	s->has_rep = n->has_rep;
 	s->file_min_seq = n->file_min_seq;
 	s->refaulted = n->file_refaulted;
@@ -264,6 +270,7 @@ static struct det_out judge(const char *ser, const char *arm)
 		.max_activations_pct = 5.0, .max_agings_per_min = 6,
 		.max_steps = 4, .cooldown_ms = 10000, .min_spacing_ms = 2000,
 		.max_youngest_growth_pct = 0.25,
+		.min_stuck_pct = 10, .max_burst = DET_MAX_GENS,
 	};
 	struct kver_rules r;
 	struct det_state st;
