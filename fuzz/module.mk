@@ -27,8 +27,10 @@ FUZZ_CFLAGS	:= $(BASE_CFLAGS) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link
 FUZZ_LDFLAGS	:= $(FUZZ_SAN) -fsanitize=fuzzer
 
 # Project sources per target (paths from the repo root).
+# The policy checks its `adaptive` group with shim/adapt.c's
+# adapt_params_check() (as POLICY_OBJS links it).
 FUZZ_POLICY_SRCS := $(sort $(wildcard policy/*.c)) common/readfile.c \
-		    common/confcheck.c
+		    common/confcheck.c shim/adapt.c
 FUZZ_SRCS_fuzz_policy_parse := fuzz/fuzz_policy_parse.c $(FUZZ_POLICY_SRCS)
 FUZZ_SRCS_fuzz_policy_match := fuzz/fuzz_policy_match.c $(FUZZ_POLICY_SRCS)
 FUZZ_SRCS_fuzz_maptable	:= fuzz/fuzz_maptable.c shim/maptable.c \
