@@ -12,24 +12,17 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 
+#include "common/clock.h"
 #include "common/json.h"
 #include "shim/adapt.h"
 #include "tools/cli/inspect.h"
 
 #define MIB	(1024.0 * 1024.0)
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* Seconds from @t_ms (the shim's CLOCK_MONOTONIC) to now. */
 static double ago_s(uint64_t t_ms)
 {
-	uint64_t now = now_ms();
+	uint64_t now = mono_ms();
 
 	return now > t_ms ? (double)(now - t_ms) / 1000 : 0;
 }

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/confcheck.h"
 #include "common/readfile.h"
 #include "tools/watch/kver.h"
@@ -144,14 +145,6 @@ static void write_metrics(struct watch *w, const char *path,
 	ev.error = strerror(errno);
 	wlog_emit(log, now_ms, &ev);
 	unlink(tmp);
-}
-
-static uint64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 /* Sleep until @deadline_ms unless a signal arrives first. */
