@@ -35,7 +35,7 @@ static int read_value(const char *root, int version, const char *cgpath,
 	return parse(buf, (size_t)n, v);
 }
 
-int cg_locate(const char *root, struct cg_where *w)
+int cg_locate_proc(const char *root, const char *proc, struct cg_where *w)
 {
 	char path[CG_PATH_MAX + 64], buf[8192];
 	uint64_t usage;
@@ -43,11 +43,14 @@ int cg_locate(const char *root, struct cg_where *w)
 	int r;
 
 	path[0] = 0;
-	if (root && root[0] && strlen(root) >= CG_PATH_MAX)
+	if ((root && root[0] && strlen(root) >= CG_PATH_MAX) ||
+	    strlen(proc) > 32)
 		return -ENAMETOOLONG;
 	if (root && root[0])
 		strcpy(path, root);
-	strcat(path, "/proc/self/cgroup");
+	strcat(path, "/proc/");
+	strcat(path, proc);
+	strcat(path, "/cgroup");
 	n = read_buf(path, buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
@@ -63,6 +66,11 @@ int cg_locate(const char *root, struct cg_where *w)
 	strcpy(w->path, "/");
 	return read_value(root, w->version, w->path, usage_name(w->version),
 			  cg_parse_bytes, &usage);
+}
+
+int cg_locate(const char *root, struct cg_where *w)
+{
+	return cg_locate_proc(root, "self", w);
 }
 
 /* The smaller of *limit and the limit file @name of @cgpath, if any. */

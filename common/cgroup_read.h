@@ -46,6 +46,13 @@ struct cg_figures {
 int cg_locate(const char *root, struct cg_where *w);
 
 /*
+ * cg_locate_proc - cg_locate for the process @proc names under /proc
+ * ("self", or a pid in decimal): the same parse and the same fallback.
+ * -ENAMETOOLONG for a @proc over 32 characters; otherwise as cg_locate.
+ */
+int cg_locate_proc(const char *root, const char *proc, struct cg_where *w);
+
+/*
  * cg_read_figures - the limit (walking up to the mount root; levels whose
  * limit files are missing, like the root cgroup's, are skipped) and the
  * usage of the cgroup @w.  Returns 0, or a negative errno of reading or

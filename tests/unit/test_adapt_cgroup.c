@@ -223,6 +223,19 @@ Test(cg_read, trees)
 	figures(FIX "container-v2", CG_V2, "/", 268435456, 201326592, 0);
 }
 
+Test(cg_read, another_process)
+{
+	struct cg_where w;
+
+	/* proc/4242/cgroup names the host's path: the same fallback to "/" */
+	cr_assert_eq(cg_locate_proc(FIX "container-v1", "4242", &w), 0);
+	cr_assert_eq(w.version, CG_V1);
+	cr_assert_str_eq(w.path, "/");
+	cr_assert_eq(cg_locate_proc(FIX "container-v1", "4243", &w), -ENOENT);
+	cr_assert_eq(cg_locate_proc(FIX "v2", "123456789012345678901234567890123", &w),
+		     -ENAMETOOLONG);
+}
+
 Test(cg_read, failures)
 {
 	struct cg_where w = { .version = CG_V2, .path = "/g" };

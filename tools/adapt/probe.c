@@ -27,7 +27,6 @@
 #include <unistd.h>
 
 #include "common/cgroup_read.h"
-#include "common/readbuf.h"
 
 #define MAX_FILES 16
 
@@ -96,24 +95,15 @@ static int open_files(int argc, char **argv, struct pfile *fs)
 	return n;
 }
 
-/* The cgroup of @pid (0: self): like cg_locate, for another process. */
+/* The cgroup of @pid (0: self). */
 static int locate(const char *root, int pid, struct cg_where *w)
 {
-	char path[512], buf[8192];
-	ssize_t n;
-	int r;
+	char proc[16];
 
 	if (!pid)
 		return cg_locate(root, w);
-	snprintf(path, sizeof(path), "%s/proc/%d/cgroup", root ? root : "", pid);
-	n = read_buf(path, buf, sizeof(buf));
-	if (n < 0)
-		return (int)n;
-	r = cg_parse_self(buf, (size_t)n, w->path, sizeof(w->path));
-	if (r < 0)
-		return r;
-	w->version = r;
-	return 0;
+	snprintf(proc, sizeof(proc), "%d", pid);
+	return cg_locate_proc(root, proc, w);
 }
 
 static void row(const char *root, int pid, struct pfile *fs, int nf,
