@@ -24,6 +24,7 @@
 #include "common/readfile.h"
 #include "tools/watch/detector.h"
 #include "tools/watch/kver.h"
+#include "tools/watch/watch_int.h"
 
 #define FIXDIR "tests/fixtures/kernels"
 
@@ -232,12 +233,7 @@ static void sample_of(const char *ser, const char *arm, int k,
 	s->youngest_file = n->gens[n->nr_gens - 1].file;
 	for (i = 0; i < n->nr_gens; i++)
 		s->file_pages += n->gens[i].file;
-	/* the generation rows, oldest first, as the daemon passes them */
-	for (i = n->nr_gens > DET_MAX_GENS ? n->nr_gens - DET_MAX_GENS : 0;
-	     i < n->nr_gens; i++, s->nr_gens++) {
-		s->gens[s->nr_gens].seq = n->gens[i].seq;
-		s->gens[s->nr_gens].file = n->gens[i].file;
-	}
+	watch_gen_rows(n, s);	/* the generation rows, as the daemon passes them */
 	s->has_rep = n->has_rep;
 	s->file_min_seq = n->file_min_seq;
 	s->refaulted = n->file_refaulted;

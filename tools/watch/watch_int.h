@@ -129,6 +129,13 @@ int watch_read_snap(struct watch *w, bool full, struct lrugen_snap *snap,
 		    const char **why);
 
 /*
+ * watch_gen_rows - fill @s's generation rows (seq, file pages) from node
+ * block @n, oldest first, the youngest DET_MAX_GENS of them.  No lock,
+ * cannot fail.
+ */
+void watch_gen_rows(const struct lrugen_node *n, struct det_sample *s);
+
+/*
  * watch_enter_lockdown - note that lockdown refuses lru_gen writes (from
  * now on monitoring only) and log why, @what failing.
  */

@@ -104,8 +104,7 @@ static unsigned long file_pages(const struct lrugen_node *n)
 	return sum;
 }
 
-/* gen_rows - the node's generation rows (seq, file pages), oldest first. */
-static void gen_rows(const struct lrugen_node *n, struct det_sample *s)
+void watch_gen_rows(const struct lrugen_node *n, struct det_sample *s)
 {
 	int i, first = n->nr_gens > DET_MAX_GENS ? n->nr_gens - DET_MAX_GENS :
 		       0;
@@ -134,7 +133,7 @@ static void sample(struct watch *w, struct lruvec_state *lv,
 	lv->sample.activations_per_s = -1;
 	lv->sample.youngest_file = n->gens[n->nr_gens - 1].file;
 	lv->sample.file_pages = file_pages(n);
-	gen_rows(n, &lv->sample);
+	watch_gen_rows(n, &lv->sample);
 	if (n->has_rep) {
 		lv->sample.has_rep = true;
 		lv->sample.file_min_seq = n->file_min_seq;
