@@ -34,7 +34,7 @@ run_arms() {
 arm_summary() {
 	local acts=-
 	[ -s "$1/watch.log" ] && acts=$(grep -c -i -E "$LAB_WATCH_ACT_RE" "$1/watch.log" || true)
-	awk -v mode=summary -v watch_acts="$acts" -f "$LAB_SRC/summarize.awk" \
+	awk -v mode=summary -v watch_acts="$acts" -f "$LAB_SRC/median.awk" -f "$LAB_SRC/summarize.awk" \
 		"$1/arm.env" "$1/samples.tsv"
 }
 
@@ -46,7 +46,7 @@ report() {
 	echo "== guest: $(tr '\n' ' ' <"$run/out/guest.info" 2>/dev/null)"
 	for d in "$run"/out/arms/*/; do
 		[ -f "$d/ok" ] || { echo "arm $(basename "$d"): FAILED (see above)"; echo; continue; }
-		awk -v mode=table -v step="${LAB_TABLE_STEP:-5}" -f "$LAB_SRC/summarize.awk" \
+		awk -v mode=table -v step="${LAB_TABLE_STEP:-5}" -f "$LAB_SRC/median.awk" -f "$LAB_SRC/summarize.awk" \
 			"$d/arm.env" "$d/samples.tsv"
 	done
 	{

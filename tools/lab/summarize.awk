@@ -18,20 +18,6 @@
 # does not distort.  "tail" is the median reads/s from 5 s after the cold
 # read to the end, as % of pre ("-" when the cold read ended too late).
 
-function median(arr, n,    i, j, t, b) {
-	if (n == 0)
-		return 0
-	for (i = 1; i <= n; i++)
-		b[i] = arr[i]
-	for (i = 2; i <= n; i++) {
-		t = b[i]
-		for (j = i - 1; j >= 1 && b[j] > t; j--)
-			b[j + 1] = b[j]
-		b[j + 1] = t
-	}
-	return n % 2 ? b[(n + 1) / 2] : (b[n / 2] + b[n / 2 + 1]) / 2
-}
-
 function fmt_k(v) {
 	if (v == "-")
 		return "-"

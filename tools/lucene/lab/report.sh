@@ -29,7 +29,7 @@ for d in "$out"/arms/*/; do
 		rc=1
 		continue
 	fi
-	awk -v arm="$a" -f "$here/table.awk" "$d/cold.tsv" "$d/samples.tsv" "$d/load.tsv" "$d/rr.txt" >>"$tsv"
+	awk -v arm="$a" -f "$here/../../lab/median.awk" -f "$here/table.awk" "$d/cold.tsv" "$d/samples.tsv" "$d/load.tsv" "$d/rr.txt" >>"$tsv"
 done
 # One row per figure, one column per arm (the report's layout).
 awk -F'\t' '

@@ -15,20 +15,6 @@
 # first row from which 3 rows have <= 100 major faults/s and the median
 # queries/s of 5 rows is >= 80% of before ("never" when no such row).
 
-function median(a, n,    i, j, t, b) {
-	if (n == 0)
-		return 0
-	for (i = 1; i <= n; i++)
-		b[i] = a[i]
-	for (i = 2; i <= n; i++) {
-		t = b[i]
-		for (j = i - 1; j >= 1 && b[j] > t; j--)
-			b[j + 1] = b[j]
-		b[j + 1] = t
-	}
-	return n % 2 ? b[(n + 1) / 2] : (b[n / 2] + b[n / 2 + 1]) / 2
-}
-
 # The cumulative bytes read at time t (the last sample at or before t).
 function rbytes_at(t,    i, v) {
 	v = ns ? sb[1] : 0
