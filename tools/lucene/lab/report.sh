@@ -48,7 +48,8 @@ awk -F'\t' '
 	}' "$tsv"
 echo "  before: the 15 s before the cold read; after: from its end to the end of the arm"
 echo "  recovered: from the end of the cold read until 3 intervals <= 100 faults/s and a 5-interval"
-echo "    median >= 80% of before; rr: index files mapped MADV_RANDOM 5 s before the cold read"
+echo "    median >= 80% of before; rr: index files mapped MADV_RANDOM 5 s before the cold read
+    (unknown: the JVM's smaps could not be read)"
 hashes=$(awk -F'\t' 'NR > 1 && $2 != "FAILED" { print $13 }' "$tsv" | sort -u)
 train=$(sed -n 's/.*train_hash=\([0-9a-f]*\).*/\1/p' "$out/lucene.env" 2>/dev/null)
 if [ "$(echo "$hashes" | wc -l)" = 1 ] && [ -n "$hashes" ] && [ "$hashes" = "${train:-$hashes}" ]; then

@@ -52,6 +52,7 @@ FILENAME ~ /load\.tsv$/ {
 	next
 }
 FILENAME ~ /rr\.txt$/ {
+	seen++
 	if ($1 == "rr") {
 		f = $2
 		sub(/.*\//, "", f)
@@ -97,5 +98,5 @@ END {
 		before, (at > 0 ? aq / at : 0), worst, median(bp, nbp) / 1000, median(ap, nap) / 1000,
 		(bq > 0 ? bm / bq : 0), (aq > 0 ? am / aq : 0),
 		(rbytes_at(cs) - rbytes_at(cs - 15000)) / 1048576, (rbytes_at(last) - rbytes_at(ce)) / 1048576,
-		rec, (rr == "" ? "none" : rr), (hash == "" ? "-" : hash)
+		rec, (rr != "" ? rr : seen ? "none" : "unknown"), (hash == "" ? "-" : hash)
 }
