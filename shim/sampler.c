@@ -124,8 +124,12 @@ static struct advshim_stats_adapt *stats_begin(void)
 {
 	struct advshim_stats_adapt *a = &shim_stats->adapt;
 
-	__atomic_store_n(&a->seq, a->seq | 1, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	/*
+	 * Odd before any field changes. An acquire-release read-modify-write
+	 * keeps the stores that follow after it (the writer side of a
+	 * seqlock) without a fence, which -fsanitize=thread does not support.
+	 */
+	__atomic_fetch_or(&a->seq, 1, __ATOMIC_ACQ_REL);
 	return a;
 }
 
