@@ -146,20 +146,34 @@ static const char *classify(const struct det_state *st,
 	return NULL;
 }
 
+/* File pages in @s's generations from @seq up to max_seq. */
+static unsigned long file_from(const struct det_sample *s, unsigned long seq)
+{
+	unsigned int i, n = s->nr_gens > DET_MAX_GENS ? DET_MAX_GENS :
+			    s->nr_gens;
+	unsigned long sum = 0;
+
+	for (i = 0; i < n; i++)
+		if (s->gens[i].seq >= seq)
+			sum += s->gens[i].file;
+	return sum;
+}
+
 /*
- * Is a reader still bringing new pages in?  Aging now would fold the
- * oldest generation forward while its pages keep landing above it (and
- * the aging walk promotes what the reader still maps): the burst would be
- * wasted.  With lru_gen_full the min_seq row tells: every page evicted
- * from the oldest generation makes room for a refault or a new page, so
- * evicted - refaulted is the new pages (in a steady thrash the two
- * counters drift apart by a few percent of the refaults: an interval
- * taken for a reader now and then costs one interval; a burst during
- * the read costs the whole burst).  Without it: the growth of the
- * generations above the oldest (where a normal mapping's first touch
- * lands: max_seq on 6.x, max_seq-2 on 7.x), which on 6.6-6.13 with 4
- * generations also takes the refaults and then waits for the kernel's
- * own drain.
+ * Is a reader still bringing pages in where the stuck pages are?  Aging
+ * now would be wasted: the reader's next pages land above the oldest
+ * generation again, and the aging walk promotes the pages it still maps
+ * (normal VMA, young PTEs) to the new max_seq.  A normal mapping's first
+ * touch lands in max_seq on 6.x and in max_seq-2 on 7.x, which is where
+ * layout_of() finds the stuck generation; so the test is the growth of
+ * the stuck generation and the ones above it (a second cold file in a
+ * younger one counts too).  Pages a RANDOM reader brings in land below
+ * it (6.x: min_seq, or min_seq+1 with 4 generations; 7.x: the oldest),
+ * so a working set that does not fit, whose first touches never stop,
+ * does not hold the burst back: counting every new page (evicted minus
+ * refaulted on lru_gen_full's oldest row) did, for the whole run.
+ * Without generation rows: the growth of the pages above the oldest.
+ * Called only when max_seq did not move since @prev.
  */
 static bool promoting(const struct det_params *p,
 		      const struct det_sample *prev,
@@ -167,14 +181,14 @@ static bool promoting(const struct det_params *p,
 		      const struct layout *lp, const struct layout *l)
 {
 	double limit = (double)l->total * p->max_youngest_growth_pct / 100.0;
-	double fresh;
+	unsigned long now, before;
 
-	if (s->has_rep && prev->has_rep &&
-	    s->file_min_seq == prev->file_min_seq &&
-	    s->evicted >= prev->evicted && s->refaulted >= prev->refaulted) {
-		fresh = (double)(s->evicted - prev->evicted) -
-			(double)(s->refaulted - prev->refaulted);
-		return fresh > limit;
+	if (s->nr_gens && prev->nr_gens) {
+		if (!l->stuck)
+			return false;
+		now = file_from(s, l->stuck_seq);
+		before = file_from(prev, l->stuck_seq);
+		return now > before && (double)(now - before) > limit;
 	}
 	return l->above > lp->above && (double)(l->above - lp->above) > limit;
 }

@@ -25,11 +25,11 @@
  *  - a generation above the file min_seq holds >= min_stuck_pct of the
  *    lruvec's file pages ("stuck" pages; none: DET_NOTHING_STUCK), and
  *  - no reader brought in more than max_youngest_growth_pct of the file
- *    pages as new pages this interval (a reader still faulting pages in
- *    through a normal mapping: DET_PROMOTING).  New pages are evicted -
- *    refaulted on the oldest generation's lru_gen_full row, else the
- *    growth of the generations above the oldest: a first touch lands in
- *    max_seq on 6.x and in max_seq-2 on 7.x.
+ *    pages this interval into the stuck generation or one above it (a
+ *    reader still faulting pages in through a normal mapping, which land
+ *    in max_seq on 6.x and in max_seq-2 on 7.x: DET_PROMOTING).  A RANDOM
+ *    reader's pages land below the stuck generation and do not count;
+ *    without generation rows the growth above the oldest generation does.
  *
  * It then asks for a burst: out.steps aging commands written back to back
  * (one write(2), each "+" for the next max_seq).  The burst folds every

@@ -74,14 +74,17 @@ const struct watch_setting watch_settings[] = {
 	{ "max_youngest_growth_pct", NULL, WSET_NUM,
 	  WSET_FIELD(det.max_youngest_growth_pct),
 	  .lo = 0, .hi = 100, .def = 0.25, .unit = "%",
-	  .help = "new pages per interval (% of file pages) above which a "
-		  "reader is still bringing pages in: do not age yet",
-	  .doc = "New file pages in one interval, in percent of the memcg "
+	  .help = "growth per interval (% of file pages) of the stuck "
+		  "generation above which a reader is still filling it: "
+		  "do not age yet",
+	  .doc = "Growth in one interval of the generation holding the "
+		 "stuck pages and those above it, in percent of the memcg "
 		 "and node's file pages, above which a reader is taken to be "
-		 "still bringing pages in and the interval does not count "
-		 "toward `persist`.  New pages are evictions minus refaults on "
-		 "the oldest generation's lru_gen_full row, else the growth "
-		 "of the generations above the oldest." },
+		 "still bringing pages in through a normal mapping and the "
+		 "watcher does not age yet.  Pages a MADV_RANDOM reader "
+		 "brings in land below that generation and do not count.  "
+		 "Without generation rows: the growth of the generations "
+		 "above the oldest." },
 	{ "min_stuck_pct", NULL, WSET_NUM, WSET_FIELD(det.min_stuck_pct),
 	  .lo = 0, .hi = 100, .def = 10, .unit = "%",
 	  .help = "a generation above the oldest must hold this % of the "
