@@ -23,7 +23,7 @@
 #                    boot, run SCRIPT in the guest with FILEs next to it
 #                    in /lab/job, unpack its /out into OUT
 #   smoke            the lab smoke test (make lab-smoke)
-#   lab              the full five-arm lab experiment (make lab)
+#   lab              the five-arm stall experiment (make lab-stall)
 #   demo             a short three-arm experiment for make demo
 #   summary RUNDIR   re-render the tables of a finished run
 #   rules            try the lru_gen rules advshim-watch relies on (make lab-rules)

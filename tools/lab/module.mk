@@ -1,6 +1,8 @@
 # tools/lab: the MGLRU lab (Debian's MGLRU kernels under qemu).
 #
-#   make lab          the five-arm lab experiment (<= 15 min)
+#   make lab          every fix in both regimes (fits, does not fit): six
+#                     arms each, one boot, one table (~16 min)
+#   make lab-stall    the five-arm stall experiment (<= 15 min)
 #   make lab-smoke    the lab's proofs on the real kernel (<= 5 min)
 #   make lab-smoke-K  the same on series K (make check: 6.12 and 7.3)
 #   make lab-demo     the short experiment make demo can use
@@ -19,7 +21,7 @@ LAB_RULES_KERNELS ?= $(or $(LAB_KERNEL),$(LAB_ALL_KERNELS))
 # Deferred (=): TARGETS is complete only once every fragment is read.
 lab_built_bins	= $(filter $(LAB_BINS),$(TARGETS))
 
-.PHONY: lab lab-smoke $(LAB_SMOKES) lab-demo lab-fetch lab-shell lab-matrix lab-rules
+.PHONY: lab lab-stall lab-smoke $(LAB_SMOKES) lab-demo lab-fetch lab-shell lab-matrix lab-rules
 # The report's kernel series beside the one most hosts run.
 CHECK_TARGETS	+= lab-smoke-6.12 lab-smoke-7.3
 
@@ -29,7 +31,15 @@ lab_build	= $(if $(lab_built_bins),$(MAKE) --no-print-directory -k $(lab_built_b
 		  echo "lab: warning: some binaries failed to build";)
 lab_run		= @$(lab_build) BUILD=$(BUILD) bash $(LAB_SH)
 
+# The scenario is the issue-13 one: 128 MiB memcg, 4 readers at zipf 0.8,
+# a 40 MiB cold file read twice at 30 s, 65 s arms; fits = a 120 MiB
+# file, does not fit = 256 MiB (tools/adapt/lab/lab.arms).
+LAB_REGIMES	:= MEMCG_MB=128 COLD_MB=40 COLD_AT=30 DURATION=65 THREADS=4 THETA=0.8
 lab:
+	@$(lab_build) BUILD=$(BUILD) sh tools/adapt/lab/run.sh lab \
+		tools/adapt/lab/lab.arms $(LAB_REGIMES)
+
+lab-stall:
 	$(lab_run) lab
 
 lab-smoke:

@@ -50,6 +50,7 @@ preload_env() {
 }
 
 watcher=
+watch_t0=
 cleanup() {
 	for p in $sampler $watcher $cold $reader; do
 		kill "$p" 2>/dev/null
@@ -74,6 +75,7 @@ make_memcg "$cg" "$MEMCG_MB"
 
 if [ "$WATCH" != off ]; then
 	need_bin advshim-watch
+	watch_t0=$(uptime_ms)
 	advshim-watch --cgroup "$cg" --interval-ms 1000 --log-format json \
 		>"$dir/watch.log" 2>&1 &
 	watcher=$!
@@ -154,6 +156,7 @@ cend=$(awk -F'\t' '$1 == "end" { e = $3 } END { print e }' "$dir/cold.tsv" 2>/de
 	echo "sampler_offset_ms=$(( ${l0:-$t0} - t0 ))"
 	[ -n "$cstart" ] && echo "cold_start_ms=$(( cstart - ${l0:-$t0} ))"
 	[ -n "$cend" ] && echo "cold_end_ms=$(( cend - ${l0:-$t0} ))"
+	[ -n "$watch_t0" ] && echo "watch_offset_ms=$(( watch_t0 - ${l0:-$t0} ))"
 	echo "reader_rc=$rc"
 } >"$dir/arm.env"
 [ "$rc" = 0 ] || die "arm $name: the reader failed: $(tail -n 3 "$dir/load.err")"

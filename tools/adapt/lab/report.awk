@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 #
 # report.awk - one summary row per arm of tools/adapt/lab (issue 13).
-#   awk -f report.awk ARMDIR/arm.env ARMDIR/load.tsv ARMDIR/samples.tsv
+#   awk -f report.awk ARMDIR/arm.env ARMDIR/load.tsv ARMDIR/samples.tsv \
+#       [ARMDIR/load.err] [ARMDIR/watch.log]
 # With -v header=1 prints the column names first.
 #
 # Throughput comes from the reader's own rows (load.tsv, exact intervals);
@@ -15,8 +16,16 @@
 #   cold:   the cold read itself (first start .. last end): median as % of
 #           steady ("dip"), and the lowest interval
 #   after:  recover = first second after the cold read ends from which 3
-#           intervals reach 80% of steady; tail = median from 5 s after
-#           the cold read to the end, % of steady
+#           intervals reach 80% of steady (recover_start: the same counted
+#           from the cold read's start); tail = median from 5 s after the
+#           cold read to the end, % of steady
+#   shim:   switches = the adaptive choice's switches in the shim's log
+#           (load.err; the first decision is not a switch)
+#   watch:  agings = aging steps advshim-watch wrote (max_seq A -> B in
+#           its JSON log counts B - A), agings_per_min = the most in any
+#           60 s, first_age_s = its first aging after the cold read ended
+#           (the watcher's clock is moved onto the reader's by its start
+#           event's monotonic time)
 #   switch: settle = seconds from the (first) switch until 3 intervals in
 #           a row are within 10% of the median of the last 10 s; level =
 #           that median as % of the median of the 10 s before the switch
@@ -59,6 +68,12 @@ FILENAME ~ /load.tsv$/ && /^# switch/ { if (sw_t == "") { split($0, w, " "); spl
 FILENAME ~ /load.tsv$/ && $1 ~ /^[0-9]+$/ { nl++; lt[nl] = $1 / 1000; lr[nl] = $5; lf[nl] = $10; next }
 FILENAME ~ /samples.tsv$/ && FNR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 FILENAME ~ /samples.tsv$/ { ns++; st[ns] = ($1 - env["sampler_offset_ms"]) / 1000; for (i = 1; i <= NF; i++) S[ns, i] = $i; next }
+FILENAME ~ /load.err$/ && /adaptive: (normal|random) -> / { switches++; next }
+FILENAME ~ /watch.log$/ && /"event":"age"/ && match($0, /max_seq [0-9]+ -> [0-9]+/) {
+	split(substr($0, RSTART, RLENGTH), w, " ")
+	if (match($0, /"ts_ms":[0-9]+/)) { na++; at[na] = substr($0, RSTART + 8, RLENGTH - 8) / 1000; an[na] = w[4] - w[2]; agings += an[na] }
+	next
+}
 END {
 	cs = env["cold_start_ms"] != "" ? env["cold_start_ms"] / 1000 : ""
 	ce = env["cold_end_ms"] != "" ? env["cold_end_ms"] / 1000 : ""
@@ -74,6 +89,19 @@ END {
 		rec = first_run(ce, 0.8 * steady, 1e18)
 		tail = sprintf("%.0f", 100 * med_window(ce + 5, end) / steady)
 	}
+	rec0 = (rec == "-" || rec == "never") ? rec : sprintf("%.1f", ce - cs + rec)
+	age_n = "-"; age_min = "-"; age_first = "-"
+	if (env["watch_offset_ms"] != "") {
+		age_n = agings + 0; age_min = 0
+		for (i = 1; i <= na; i++) at[i] += env["watch_offset_ms"] / 1000
+		for (i = 1; i <= na; i++) {
+			n = 0
+			for (j = 1; j <= na; j++) if (at[j] >= at[i] && at[j] < at[i] + 60) n += an[j]
+			if (n > age_min) age_min = n
+			if (age_first == "-" && ce != "" && at[i] >= ce) age_first = sprintf("%.1f", at[i] - ce)
+		}
+	}
+	sw_n = env["shim"] ~ /adaptive/ ? switches + 0 : "-"
 	settle = "-"; level = "-"
 	if (sw_t != "") {
 		before = med_window(sw_t - 10, sw_t); after = med_window(end - 10, end)
@@ -95,13 +123,14 @@ END {
 	ratio = (cap > 0) ? pages * 4096 / cap : -1
 	swdesc = (sw_t != "") ? sprintf("%g=%s", sw_t, sw_to) : "-"
 	if (header)
-		printf "arm\tadvice\tvec_mb\tmemcg_mb\tneed_cap\tsteady_rs\twarmup_s\tdip_pct\tworst_rs\trecover_s\ttail_pct\tswitch\tsettle_s\tlevel_pct\tmib_read\tmib_after\tresident_pct\tsampled_pct\tresident_tail_pct\tmajflt_s\tmajflt_s_tail\trefault_s\trefault_s_tail\tusage_pct\tanon_mib\tread_us\tmincore_us\tsampled_us\n"
-	printf "%s\t%s\t%s\t%s\t%.2f\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%s\t%s\t%s\n",
+		printf "arm\tadvice\tvec_mb\tmemcg_mb\tneed_cap\tsteady_rs\twarmup_s\tdip_pct\tworst_rs\trecover_s\ttail_pct\tswitch\tsettle_s\tlevel_pct\tmib_read\tmib_after\tresident_pct\tsampled_pct\tresident_tail_pct\tmajflt_s\tmajflt_s_tail\trefault_s\trefault_s_tail\tusage_pct\tanon_mib\tread_us\tmincore_us\tsampled_us\trecover_start_s\tswitches\tagings\tagings_per_min\tfirst_age_s\n"
+	printf "%s\t%s\t%s\t%s\t%.2f\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.1f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
 		env["name"], env["advice"], env["vec_mb"], env["memcg_mb"],
 		ratio, steady, warm, dip, worst, rec, tail, swdesc, settle, level,
 		rb / 1048576, (rb - rb_cs) / 1048576,
 		100 * res / pages, 100 * sres / pages, 100 * res_t / pages, pmf, pmf_t, ref, ref_t,
 		100 * use / lim, anon / 1048576,
 		smed(col["read_us"], sig_from, sig_to), smed(col["mincore_us"], sig_from, sig_to),
-		smed(col["sampled_us"], sig_from, sig_to)
+		smed(col["sampled_us"], sig_from, sig_to),
+		rec0, sw_n, age_n, age_min, age_first
 }

@@ -6,8 +6,9 @@
 # with tools/adapt/lab/arm.sh; VAR=VALUE set the scenario for every arm
 # (VEC_MB MEMCG_MB COLD_MB COLD_AT THREADS THETA DURATION).  Results go to
 # $BUILD/lab/runs/adapt-NAME-DATE/out/arms/*, the summary (report.awk) to
-# summary.tsv there and to stdout.  ARMS_MATCH=REGEX runs only the arms
-# whose name matches (grep -E), to keep one boot under LAB_TIMEOUT.
+# summary.tsv there, its compact table (table.awk) to table.md and stdout.
+# ARMS_MATCH=REGEX runs only the arms whose name matches (grep -E), to
+# keep one boot under LAB_TIMEOUT.
 #   tools/adapt/lab/run.sh report RUNDIR   re-renders a finished run
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,15 +17,21 @@ BUILD=${BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$top/$BUILD ;; esac
 
 report() {
+	rundir=$1
 	first=1
-	for d in "$1"/out/arms/*/; do
+	for d in "$rundir"/out/arms/*/; do
 		if [ ! -f "$d/ok" ]; then
 			printf '%s\tFAILED\n' "$(basename "$d")"
 			continue
 		fi
-		awk -v header=$first -f "$here/report.awk" "$d/arm.env" "$d/load.tsv" "$d/samples.tsv"
+		set -- "$d/arm.env" "$d/load.tsv" "$d/samples.tsv"
+		for f in load.err watch.log; do
+			[ -f "$d/$f" ] && set -- "$@" "$d/$f"
+		done
+		awk -v header=$first -f "$here/report.awk" "$@"
 		first=0
-	done | tee "$1/summary.tsv" | column -t -s "$(printf '\t')"
+	done >"$rundir/summary.tsv"
+	awk -f "$here/table.awk" "$rundir/summary.tsv" | tee "$rundir/table.md"
 }
 
 if [ "${1:-}" = report ]; then
@@ -38,14 +45,15 @@ make -C "$top" --no-print-directory "BUILD=$BUILD" "$BUILD/advshim-load" "$BUILD
 run=$BUILD/lab/runs/adapt-$name-$(date +%Y%m%d-%H%M%S)
 stage=$run/stage
 mkdir -p "$stage"
-cp "$here/arm.sh" "$here/adaptive.conf" "$BUILD/adapt-probe" "$stage/"
+cp "$here/arm.sh" "$here/adaptive.conf" "$here/rewrite.conf" "$BUILD/adapt-probe" "$stage/"
 awk -v re="${ARMS_MATCH:-.}" '/^[ \t]*(#|$)/ || $1 ~ re' "$arms" >"$stage/arms"
 for kv in "$@"; do echo "export $kv"; done >"$stage/env"
 cp "$stage/arms" "$run/arms"
 cp "$stage/env" "$run/env"
 rc=0
 LAB_TIMEOUT=${LAB_TIMEOUT:-5400} "$top/tools/lab/lab.sh" job "$run" "$here/job.sh" \
-	"$stage/arm.sh" "$stage/adaptive.conf" "$stage/adapt-probe" "$stage/arms" "$stage/env" || rc=$?
+	"$stage/arm.sh" "$stage/adaptive.conf" "$stage/rewrite.conf" "$stage/adapt-probe" \
+	"$stage/arms" "$stage/env" || rc=$?
 rm -rf "$stage"
 echo "run: $run (guest exit $rc)"
 report "$run"
