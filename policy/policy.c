@@ -19,7 +19,7 @@
 const char policy_default_text[] =
 	"version = 1;\n"
 	"rules = (\n"
-	"  { name = \"default\"; match = [ \"**\" ]; random = \"normal\"; }\n"
+	"  { name = \"default\"; match = [ \"**\" ]; random = \"adaptive\"; }\n"
 	");\n";
 
 /* Policies larger than this are certainly a mistake (a wrong file). */

@@ -116,7 +116,7 @@ struct policy_error {
 	char msg[POLICY_ERR_MSG];
 };
 
-/* The embedded default policy's text (MADV_RANDOM on files -> normal). */
+/* The embedded default policy's text (MADV_RANDOM on files -> adaptive). */
 extern const char policy_default_text[];
 
 /* ---- loading (any thread; allocates; the result is then read-only) ---- */

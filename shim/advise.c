@@ -40,6 +40,7 @@ struct walk {
 	struct pending cur;
 	bool saw_hole;
 	bool adapt_waited;	/* adapt_first() was called once */
+	uintptr_t split_tried;	/* 1 + the piece start last cut (or not) */
 };
 
 /* Issue one merged piece; returns 0 or an error number. */
@@ -188,16 +189,42 @@ static int issue_alone(struct walk *w, uintptr_t s, uintptr_t e, int advice)
 }
 
 /*
+ * Cut the range holding [@s, @e) so that the piece becomes a range of its
+ * own, as the kernel splits the VMA when a read hint covers part of it:
+ * the piece then carries its own asked tag, and a switch re-advises
+ * exactly the ranges asked RANDOM.  Takes the write lock; cuts only while
+ * that range is still @f's (@f is compared, never used: the read lock was
+ * dropped) and still larger than the piece.  The parts left keep their
+ * tag.  On ENOMEM the piece has left the table (maptable_map) and the
+ * walk meets it as a gap, which adopt() records again if it can.
+ */
+static void split_piece(const struct shim_file *f, uintptr_t s, uintptr_t e)
+{
+	const struct map_node *n;
+
+	shim_wrlock();
+	n = maptable_next(&shim.table, s);
+	if (n && n->start <= s && e <= n->end && node_file(n) == f &&
+	    (n->start < s || e < n->end)) {
+		(void)maptable_map(&shim.table, s, e, (void *)f);
+		table_changed();
+	}
+	shim_unlock();
+}
+
+/*
  * A read hint (NORMAL, RANDOM, SEQUENTIAL) on the piece [@pos, @e) of
  * range @n, a file under random = "adaptive" (shim.lock held for reading,
  * @n from view_find; released here).  The range's tag records it and the
  * piece is issued at once, alone, with adapt.mu held from the tag to the
  * system call (adapt_table.c explains the races): RANDOM as the group's
- * choice (or as the caller's when the range is asked RANDOM only in
- * part: no switch touches it), the others as the rule says.  Pending pieces go first, and
- * before the group's first decision a RANDOM piece triggers it (or waits
- * for it): both without the lock, then the piece is looked up again
- * (*next = @pos).  Returns 0 or the error that stops the walk.
+ * choice (or as the caller's when the range is asked RANDOM only in part,
+ * which happens only when cutting it failed: no switch touches it), the
+ * others as the rule says.  Pending pieces go first, and before the
+ * group's first decision a RANDOM piece triggers it (or waits for it); a
+ * piece that covers part of its range has the range cut first (once per
+ * piece and call): all without the read lock, then the piece is looked up
+ * again (*next = @pos).  Returns 0 or the error that stops the walk.
  */
 static int adaptive_piece(struct walk *w, const struct map_node *n,
 			  uintptr_t pos, uintptr_t e, uintptr_t *next)
@@ -220,6 +247,13 @@ static int adaptive_piece(struct walk *w, const struct map_node *n,
 		}
 		return r;
 	}
+	if ((pos > n->start || e < n->end) && w->split_tried != pos + 1) {
+		shim_unlock();
+		w->split_tried = pos + 1;
+		split_piece(f, pos, e);
+		*next = pos;
+		return 0;
+	}
 	pthread_mutex_lock(&shim.adapt.mu);
 	adapt_ask(n, pos, e, w->call.kind);
 	view_learn(n);
@@ -228,12 +262,7 @@ static int adaptive_piece(struct walk *w, const struct map_node *n,
 		to = node_asked(n) == ASKED_RANDOM ?
 		     adapt_random_code(w->call.advice) : w->call.advice;
 		decide_count(w->call.advice, to);
-		if (shim.log_level >= POLICY_LOG_DEBUG)
-			shim_log(POLICY_LOG_DEBUG, "%s(%#lx, %lu, random) %s: "
-				 "adaptive, %s (%s)", w->call.api,
-				 (unsigned long)pos, (unsigned long)(e - pos),
-				 f->path, to == w->call.advice ? "keep" :
-				 "normal", f->rule->name);
+		decide_adaptive_log(&w->call, f, to, pos, e - pos);
 	} else {
 		to = decide(&w->call, f, f->rule, f->path, (long long)pos,
 			    (long long)(e - pos));

@@ -82,3 +82,18 @@ int decide(const struct adv_call *c, struct shim_file *f,
 		log_call(c, rule, path, a, start, len);
 	return to;
 }
+
+void decide_adaptive_log(const struct adv_call *c, struct shim_file *f,
+			 int to, uintptr_t start, size_t len)
+{
+	const char *now = to == c->advice ? "random" : "normal";
+
+	if (!__atomic_load_n(&f->logged, __ATOMIC_RELAXED) &&
+	    !__atomic_exchange_n(&f->logged, 1, __ATOMIC_RELAXED))
+		shim_log(POLICY_LOG_INFO, "adaptive %s: random -> %s (%s)",
+			 f->path, now, f->rule->name);
+	if (shim.log_level >= POLICY_LOG_DEBUG)
+		shim_log(POLICY_LOG_DEBUG, "%s(%#lx, %lu, random) %s: "
+			 "adaptive, %s (%s)", c->api, (unsigned long)start,
+			 (unsigned long)len, f->path, now, f->rule->name);
+}

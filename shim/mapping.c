@@ -195,6 +195,31 @@ struct remap {
 	void *file;		/* the old range's file, a reference held */
 };
 
+/*
+ * The tagged file word the moved range gets: that of the range holding
+ * @n->start, with the tag of every range of the same file in [@n->start,
+ * @end) merged: a read hint on part of a mapping cut it in pieces
+ * (advise.c), and the kernel moves them as one VMA when their flags did
+ * not differ.  Pieces asked differently give ASKED_MIXED (a switch leaves
+ * the range alone) when one of them was asked RANDOM, else ASKED_OTHER.
+ * Write lock held.
+ */
+static void *moved_word(const struct map_node *n, uintptr_t end)
+{
+	uintptr_t w = node_word(n), f = w & ~ASKED_MASK, tag = w & ASKED_MASK;
+	bool random = tag == ASKED_RANDOM || tag == ASKED_MIXED, differ = false;
+
+	while ((n = maptable_next(&shim.table, n->end)) && n->start < end &&
+	       (node_word(n) & ~ASKED_MASK) == f) {
+		differ |= (node_word(n) & ASKED_MASK) != tag;
+		random |= node_asked(n) == ASKED_RANDOM ||
+			  node_asked(n) == ASKED_MIXED;
+	}
+	if (differ)
+		tag = random ? ASKED_MIXED : ASKED_OTHER;
+	return (void *)(f | tag);
+}
+
 /* Before the call: take the old range out (write lock taken here). */
 static void remap_before(struct remap *m)
 {
@@ -204,7 +229,7 @@ static void remap_before(struct remap *m)
 	shim_wrlock();
 	n = maptable_next(&shim.table, m->old);
 	if (n && n->start <= m->old) {
-		m->file = n->file;
+		m->file = moved_word(n, m->old_end);
 		files_get(m->file);
 		m->dontfork = dontfork_overlaps(m->old, m->old + page_up(len));
 		if (!m->keep_old) {

@@ -121,14 +121,17 @@ struct shim_file {
  * random = "adaptive", kept in the two low bits of map_node.file (a
  * struct shim_file pointer, 16-byte aligned by the slab): a switch of the
  * group's choice re-advises exactly the ranges asked RANDOM as a whole.
- * Splitting (munmap of a hole) and moving (mremap) a range keep its tag,
- * as the kernel keeps the VMA's flags.
+ * A read hint on part of a range cuts it first (advise.c), as the kernel
+ * splits the VMA, so ASKED_MIXED is left only where that cut failed or
+ * mremap moved pieces asked differently as one.  Splitting (munmap of a
+ * hole) and moving (mremap) a range keep its tag, as the kernel keeps the
+ * VMA's flags.
  */
 enum map_asked {
 	ASKED_NONE,		/* no read hint given (or not an adaptive file) */
 	ASKED_RANDOM,		/* the last hint on the whole range: RANDOM */
 	ASKED_OTHER,		/* NORMAL or SEQUENTIAL: not the sampler's */
-	ASKED_MIXED,		/* RANDOM on part of it only: left alone */
+	ASKED_MIXED,		/* pieces asked differently: left alone */
 };
 #define ASKED_MASK	3ul
 
@@ -473,6 +476,15 @@ int decide_apply(const struct adv_call *c, struct adv_action a) SHIM_HIDDEN;
 int decide(const struct adv_call *c, struct shim_file *f,
 	   const struct policy_rule *rule, const char *path, long long start,
 	   long long len) SHIM_HIDDEN;
+
+/*
+ * decide_adaptive_log - log a MADV_RANDOM call on the piece [@start,
+ * @start + @len) of file @f under random = "adaptive", issued as @to: the
+ * file's first such call at level info (its `logged` flag), every call at
+ * level debug.  shim.lock held (either mode).
+ */
+void decide_adaptive_log(const struct adv_call *c, struct shim_file *f,
+			 int to, uintptr_t start, size_t len) SHIM_HIDDEN;
 
 /* --- advise.c */
 /* Below ADV_KEEP and ADV_SKIP, so that one compare tells them apart. */

@@ -286,7 +286,10 @@ Test(policy, default_policy)
 	r = policy_match(p, "/var/lib/opensearch/nodes/0/indices/x/_0.vec");
 	cr_assert_eq(r, &p->rules[0]);
 	cr_expect_eq(policy_match(p, "/"), r);
-	expect_act(r, ADV_FAMILY_MADVISE, ADV_RANDOM, ADV_ACT_REWRITE, ADV_NORMAL);
+	expect_act(r, ADV_FAMILY_MADVISE, ADV_RANDOM, ADV_ACT_ADAPT, 0);
+	cr_expect(policy_rule_adaptive(r));
+	cr_expect_eq(p->adaptive.params.fit_pct, 100);
+	cr_expect_eq(p->adaptive.params.nofit_pct, 120);
 	for (int k = 0; k < ADV_NR_KINDS; k++) {
 		if (k != ADV_RANDOM)
 			expect_act(r, ADV_FAMILY_MADVISE, k, ADV_ACT_KEEP, 0);

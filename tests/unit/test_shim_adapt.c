@@ -58,30 +58,70 @@ Test(adapt, first_call_decides_and_tags)
 	cr_assert_eq(shim_stats->adapt.ranges_asked, 1);
 }
 
+/*
+ * A read hint on part of a range cuts it (as the kernel splits the VMA):
+ * the part gets its own tag, the rest keeps its own.
+ */
 Test(adapt, tags_follow_the_read_hints)
 {
 	char *p = unit_map(NULL, unit_file("adapt-a", 8, NULL), 8, 0);
+	size_t nr = table_nr();
 
 	cr_assert_eq(madvise(p, 8 * PG, MADV_SEQUENTIAL), 0);
 	cr_assert_eq(asked_at(p), ASKED_OTHER);
 	cr_assert_eq(sr_at(p), 1, "SEQUENTIAL kept");
 	cr_assert_eq(madvise(p + PG, PG, MADV_RANDOM), 0);
-	cr_assert_eq(asked_at(p), ASKED_MIXED);
+	cr_assert_eq(table_nr(), nr + 2, "cut in three");
+	cr_assert_eq(asked_at(p), ASKED_OTHER);
+	cr_assert_eq(asked_at(p + PG), ASKED_RANDOM);
+	cr_assert_eq(asked_at(p + 2 * PG), ASKED_OTHER);
+	cr_assert_eq(rr_at(p + PG), 0, "the part has the choice (normal)");
+	cr_assert_eq(sr_at(p + PG), 0);
+	cr_assert_eq(sr_at(p), 1, "the rest keeps SEQUENTIAL");
+	cr_assert_eq(sr_at(p + 2 * PG), 1);
 	cr_assert_eq(madvise(p, 8 * PG, MADV_RANDOM), 0);
 	cr_assert_eq(asked_at(p), ASKED_RANDOM);
+	cr_assert_eq(asked_at(p + 2 * PG), ASKED_RANDOM);
 	cr_assert_eq(madvise(p + 2 * PG, 2 * PG, MADV_RANDOM), 0);
-	cr_assert_eq(asked_at(p), ASKED_RANDOM, "a part of a RANDOM range");
+	cr_assert_eq(asked_at(p + 2 * PG), ASKED_RANDOM, "a part of a RANDOM range");
+	cr_assert_eq(asked_at(p + 4 * PG), ASKED_RANDOM);
 	cr_assert_eq(madvise(p + 2 * PG, 2 * PG, MADV_NORMAL), 0);
-	cr_assert_eq(asked_at(p), ASKED_MIXED);
+	cr_assert_eq(asked_at(p + 2 * PG), ASKED_OTHER);
+	cr_assert_eq(asked_at(p + 4 * PG), ASKED_RANDOM);
 	cr_assert_eq(madvise(p, 8 * PG, MADV_WILLNEED), 0);
-	cr_assert_eq(asked_at(p), ASKED_MIXED, "WILLNEED is no read hint");
+	cr_assert_eq(asked_at(p + 4 * PG), ASKED_RANDOM, "WILLNEED is no read hint");
 	cr_assert_eq(posix_madvise(p, 8 * PG, POSIX_MADV_NORMAL), 0);
 	cr_assert_eq(asked_at(p), ASKED_OTHER);
+	cr_assert_eq(asked_at(p + 4 * PG), ASKED_OTHER);
 	/* munmap of a hole: both halves keep the tag. */
 	cr_assert_eq(madvise(p, 8 * PG, MADV_RANDOM), 0);
 	cr_assert_eq(munmap(p + 3 * PG, PG), 0);
-	cr_assert_eq(asked_at(p), ASKED_RANDOM);
+	cr_assert_eq(asked_at(p + 2 * PG), ASKED_RANDOM);
 	cr_assert_eq(asked_at(p + 4 * PG), ASKED_RANDOM);
+}
+
+/*
+ * Pieces of one mapping moved as one VMA (the kernel split nothing: the
+ * choice is normal, so the flags did not differ): asked alike, the tag
+ * moves; asked differently, the moved range is MIXED and a switch leaves
+ * it alone.
+ */
+Test(adapt, mremap_merges_the_pieces_tags)
+{
+	char *p = unit_map(NULL, unit_file("adapt-a", 8, NULL), 8, 0);
+	char *to = unit_reserve(8), *q;
+
+	cr_assert_eq(madvise(p, 8 * PG, MADV_RANDOM), 0);
+	cr_assert_eq(madvise(p + PG, PG, MADV_RANDOM), 0);
+	q = mremap(p, 8 * PG, 8 * PG, MREMAP_MAYMOVE | MREMAP_FIXED, to);
+	cr_assert_eq(q, to);
+	cr_assert_eq(asked_at(q), ASKED_RANDOM, "all pieces RANDOM");
+	cr_assert_eq(madvise(q + 2 * PG, PG, MADV_NORMAL), 0);
+	cr_assert_eq(asked_at(q + 2 * PG), ASKED_OTHER);
+	p = mremap(q, 8 * PG, 8 * PG, MREMAP_MAYMOVE);
+	cr_assert_neq(p, MAP_FAILED);
+	cr_assert_eq(asked_at(p), ASKED_MIXED);
+	cr_assert_eq(asked_at(p + 7 * PG), ASKED_MIXED);
 }
 
 /* The transition table itself, on a range that lives on the stack. */
@@ -178,17 +218,20 @@ Test(adapt, switch_applies_to_ranges_asked_random_only)
 	cr_assert_eq(posix_madvise(p + 9 * PG, PG, POSIX_MADV_RANDOM), 0);
 	cr_assert_eq(posix_madvise(p + 16 * PG, 8 * PG, POSIX_MADV_RANDOM), 0);
 	cr_assert_eq(rr_at(p), 0);
+	cr_assert_eq(rr_at(p + 9 * PG), 0);
 	cr_assert_eq(rr_at(p + 16 * PG), 1, "keep-c is not adaptive");
 	ap = publish(ADAPT_RANDOM);
-	cr_assert_eq(ap.ranges, 1);
-	cr_assert_eq(ap.mixed, 1);
+	cr_assert_eq(ap.ranges, 2);
+	cr_assert_eq(ap.mixed, 0);
 	cr_assert_eq(ap.errors, 0);
 	cr_assert_eq(rr_at(p), 1);
 	cr_assert_eq(sr_at(p + 8 * PG), 1, "a SEQUENTIAL part is left alone");
-	cr_assert_eq(rr_at(p + 9 * PG), 1, "so is the RANDOM part");
+	cr_assert_eq(rr_at(p + 9 * PG), 1, "the part asked RANDOM follows");
+	cr_assert_eq(sr_at(p + 10 * PG), 1);
 	ap = publish(ADAPT_NORMAL);
 	cr_assert_eq(rr_at(p), 0);
-	cr_assert_eq(rr_at(p + 9 * PG), 1);
+	cr_assert_eq(rr_at(p + 9 * PG), 0);
+	cr_assert_eq(sr_at(p + 10 * PG), 1);
 	cr_assert_eq(rr_at(p + 16 * PG), 1);
 	/* A new call reads the choice in force. */
 	publish(ADAPT_RANDOM);
@@ -211,22 +254,22 @@ Test(adapt, snapshot_need_files_windows)
 	cr_assert_eq(posix_madvise(p, 32 * PG, POSIX_MADV_RANDOM), 0);
 	cr_assert_eq(posix_madvise(p + 32 * PG, PG, POSIX_MADV_RANDOM), 0);
 	adapt_snapshot(&s, NULL, 0);
-	cr_assert_eq(s.nr_ranges, 3);
-	cr_assert_eq(s.nr_mixed, 1);
-	cr_assert_eq(s.nr_files, 2);
-	cr_assert_eq(s.bytes, 32 * PG);
-	cr_assert_eq(s.need, 24 * PG, "adapt-a counted once: its size");
-	cr_assert_eq(s.nr_win, 3, "a window per range the first time");
+	cr_assert_eq(s.nr_ranges, 4, "adapt-c's first page is a range now");
+	cr_assert_eq(s.nr_mixed, 0);
+	cr_assert_eq(s.nr_files, 3);
+	cr_assert_eq(s.bytes, 33 * PG);
+	cr_assert_eq(s.need, 25 * PG, "adapt-a counted once: its size");
+	cr_assert_eq(s.nr_win, 4, "a window per range the first time");
 	adapt_snapshot(&s, NULL, s.bytes);
 	cr_assert_eq(s.nr_win, ADAPT_WINDOWS);
 	for (unsigned int i = 0; i < s.nr_win; i++)
 		cr_assert(s.win[i] >= (uintptr_t)p &&
-			  s.win[i] + s.win_pages[i] * PG <= (uintptr_t)p + 32 * PG,
+			  s.win[i] + s.win_pages[i] * PG <= (uintptr_t)p + 33 * PG,
 			  "window %u outside the ranges", i);
 	cr_assert_eq(adapt_resident(&s), 0, "sparse files: nothing cached");
 	adapt_snapshot(&s, &seed, 0);
-	cr_assert_eq(s.nr_files, 3);
-	cr_assert_eq(s.need, 40 * PG);
+	cr_assert_eq(s.nr_files, 4);
+	cr_assert_eq(s.need, 41 * PG);
 }
 
 /* A mapping the shim never saw (raw mmap) joins the table when advised. */

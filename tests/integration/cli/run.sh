@@ -155,11 +155,12 @@ if t explain-number 0 "$advshim" explain - /x/y 23; then
 	has explain-number "$out" "fadvise others (23): keep"
 fi
 if t explain-number-fam 0 "$advshim" explain - /x/y madvise:1; then
-	has explain-number-fam "$out" "madvise random (1 = MADV_RANDOM): rewrite to normal (0 = MADV_NORMAL)"
+	has explain-number-fam "$out" "madvise random (1 = MADV_RANDOM): adaptive (decided at run time: see below)"
 fi
 if t explain-default-all 0 "$advshim" explain - /var/lib/x.vec; then
 	has explain-default-all "$out" "rule: \"default\" (<default>:3), glob \"**\" matched"
-	has explain-default-all "$out" "  random        rewrite to normal   keep"
+	has explain-default-all "$out" "  random        adaptive            keep"
+	has explain-default-all "$out" "adaptive: madvise RANDOM on this file is decided at run time, per process:"
 	has explain-default-all "$out" "on_map: nothing"
 fi
 if t explain-nomatch 0 "$advshim" explain "$fx/nomatch.conf" /other/x random; then

@@ -66,9 +66,9 @@ if echo "$shim" | grep -q 'result java call=0 rr=0'; then
 else
 	echo "FAIL JVM with shim: expected rr=0"; echo "$shim"; fail=1
 fi
-if echo "$shim" | grep -q "rewrite $tmp: random -> normal"; then
-	echo "ok   JVM with shim: rewrite logged for the mapped file"
+if echo "$shim" | grep -q "adaptive $tmp: random -> normal"; then
+	echo "ok   JVM with shim: the adaptive choice logged for the mapped file"
 else
-	echo "FAIL JVM with shim: no rewrite log line for $tmp"; fail=1
+	echo "FAIL JVM with shim: no adaptive log line for $tmp"; fail=1
 fi
 exit $fail

@@ -104,9 +104,14 @@ test_policies() {
 	check "broken config: nothing else logged" "$(wc -l < "$tmp/err")" '^ *1$'
 	check "processes filter: other program passes through" \
 		"$(ADVSHIM_CONFIG=$conf/other-process.conf shim "$bin/advprog" -P 4 "$f")" "$all_rr"
+	out=$(ADVSHIM_LOG=info ADVSHIM_CONFIG=$conf/rewrite.conf shim "$bin/advprog" -P 4 "$f" 2>&1 >/dev/null)
+	check "info log names file, advice and rule" "$out" "rewrite $f: random -> normal \\(all\\)"
+	check "info log: first rewrite only" "$(echo "$out" | grep -c "rewrite $f")" '^1$'
 	out=$(ADVSHIM_LOG=info shim "$bin/advprog" -P 4 "$f" 2>&1 >/dev/null)
-	check "info log names file, advice and rule" "$out" "rewrite $f: random -> normal \\(default\\)"
-	check "info log: first rewrite only" "$(echo "$out" | grep -c rewrite)" '^1$'
+	check "info log, default policy: the adaptive choice and its numbers" "$out" \
+		'adaptive: start -> normal \(fits: need 16 KiB = 0% of capacity [0-9]+ MiB'
+	check "info log, default policy: the file's first RANDOM call named once" \
+		"$(echo "$out" | grep -c "adaptive $f: random -> normal (default)")" '^1$'
 	check "default log level is quiet" "$(shim "$bin/advprog" -P 4 "$f" 2>&1 >/dev/null | wc -l)" '^ *0$'
 }
 
@@ -135,7 +140,7 @@ test_layouts() {
 	check "mremap shrink, move and grow: table follows, no rr" \
 		"$(ADVSHIM_LOG=debug shim "$bin/advprog" -M -P 8 "$f" 2>"$tmp/err")" "$no_rr"
 	check "mremap: the moved range is known (no kernel-view lookup)" \
-		"$(grep -c 'posix_madvise.*: rewrite' "$tmp/err") $(grep -c 'kernel view' "$tmp/err")" '^1 0$'
+		"$(grep -cE 'posix_madvise.*: (rewrite|adaptive, normal)' "$tmp/err") $(grep -c 'kernel view' "$tmp/err")" '^1 0$'
 	check "raw mapping: found through the kernel view (control)" \
 		"$(ADVSHIM_LOG=debug shim "$bin/advprog" -r -P 8 "$f" 2>&1 >/dev/null | grep -c "kernel view: .*$f")" '^1$'
 	check "unknown mapping (raw syscall): kernel view via PROCMAP_QUERY" \
@@ -262,8 +267,14 @@ test_inspect() {
 	else
 		check "inspect --json has counters" "$(cat "$tmp/inspect")" '"rewritten":1'
 	fi
-	# Advice no rule acts on is passed on unexamined, and still counted.
+	# Advice no rule acts on is passed on unexamined, and still counted;
+	# under the default (adaptive) policy a read hint is examined: the
+	# range's tag tracks it.
 	inspect_of "" env LD_PRELOAD="$(preload)" "$bin/advprog" -p -a sequential -P 8 "$f"
+	check "inspect shim, SEQUENTIAL, default policy: examined and kept" "$(cat "$tmp/inspect")" \
+		'rewritten 0, skipped 0, kept 1, passed unexamined 0,'
+	inspect_of "" env LD_PRELOAD="$(preload)" ADVSHIM_CONFIG="$conf/rewrite.conf" \
+		"$bin/advprog" -p -a sequential -P 8 "$f"
 	check "inspect shim, SEQUENTIAL: the kernel has sr" "$(grep -F "$f" "$tmp/inspect")" '^sr '
 	check "inspect shim, SEQUENTIAL: the call is counted" "$(cat "$tmp/inspect")" \
 		'madvise calls: random 0, sequential 1, normal 0, willneed 0;'
