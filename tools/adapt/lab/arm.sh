@@ -103,7 +103,7 @@ fi
 
 # $! is the subshell of in_cgroup; the reader names its own pid.
 n=0
-until rpid=$(sed -n 's/.* pid=\([0-9]*\).*/\1/p' "$dir/load.tsv" | head -n 1) &&
+until rpid=$(sed -n 's/.* pid=\([0-9]*\).*/\1/p' "$dir/load.tsv" 2>/dev/null | head -n 1) &&
 	[ -n "$rpid" ] || [ $n -ge 100 ]; do
 	sleep 0.1; n=$((n + 1))
 done
