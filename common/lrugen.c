@@ -280,6 +280,7 @@ static int parse_tier(struct parse_state *ps, struct cursor *c)
 		ps->node->has_rep = true;
 		ps->node->file_refaulted += (unsigned long)v[3];
 		ps->node->file_evicted += (unsigned long)v[4];
+		ps->node->file_protected += (unsigned long)v[5];
 	}
 	return 0;
 }

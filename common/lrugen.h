@@ -52,6 +52,12 @@ struct lrugen_node {
 	unsigned long file_min_seq;
 	unsigned long file_refaulted;	/* sum over tiers */
 	unsigned long file_evicted;	/* sum over tiers */
+	/*
+	 * Sum over tiers: pages the kernel protected (moved from the oldest
+	 * generation to the next one, folio_inc_gen) since the file min_seq
+	 * took its current value.
+	 */
+	unsigned long file_protected;
 };
 
 struct lrugen_memcg {

@@ -135,6 +135,7 @@ Test(lrugen, v6_12_full_x_marks)
 	/* the seed's numbers: 15580028 refaulted of 15758245 evicted */
 	cr_assert_eq(n->file_refaulted, 15580128);
 	cr_assert_eq(n->file_evicted, 15758445);
+	cr_assert_eq(n->file_protected, 30, "tiers 1 and 2: 10 + 20");
 	lrugen_snap_free(&s);
 }
 
@@ -149,6 +150,7 @@ Test(lrugen, v7_0_full_without_mm_rows)
 	cr_assert_eq(n->file_min_seq, 9);
 	cr_assert_eq(n->file_refaulted, 501);
 	cr_assert_eq(n->file_evicted, 602);
+	cr_assert_eq(n->file_protected, 3);
 	lrugen_snap_free(&s);
 }
 

@@ -246,6 +246,78 @@ Test(detector, random_growth_in_min_seq_plus_1_does_not_hold)
 	cr_assert_eq(REPLAY("4 generations", &pdef, rows), 4);
 }
 
+/*
+ * Does not fit, before any cold read (the lab's 6.12 nofit-watch arm,
+ * 9-15 s): the kernel protects the hot part of the working set from the
+ * oldest generation into the next one (lru_gen_full's min_seq row counts
+ * them), which grows to 16% of the file pages and then pauses.  Those
+ * pages are not stuck: aging them was 4 wasted steps.  Then a cold file
+ * lands in max_seq and is stuck.
+ */
+Test(detector, pages_the_kernel_protected_are_not_stuck)
+{
+	struct det_state st;
+	struct det_out out;
+	struct det_sample s;
+	struct row r = { 3, 0, 2500, { 0, 32000, 0, 0 }, H, 0, 0 };
+	static const unsigned long prot[] = {	/* into min_seq + 1 */
+		0, 1400, 1400, 4000, 5000, 5000, 5000, 5000, 5000,
+	};
+	static const unsigned long cold[] = {
+		0, 0, 0, 0, 0, 0, 4000, 10240, 10240,
+	};
+	static const enum det_verdict want[] = {
+		H, T, T, N, N, N, P, P, A,
+	};
+	unsigned int i;
+
+	det_init(&st);
+	for (i = 0; i < 9; i++) {
+		r.age_ms = 1000 + i * 1000;
+		r.g[2] = prot[i];
+		r.g[3] = cold[i];
+		r.g[1] = 32000 - prot[i] - cold[i];
+		fill(&s, &r, i * 1000);
+		s.has_rep = true;
+		s.file_min_seq = 1;
+		s.protected = prot[i];
+		s.refaulted = 1000 + i * 2500;
+		s.evicted = 1000 + i * 2600;
+		det_step(&st, &pdef, &s, &out);
+		cr_assert_eq(out.verdict, want[i], "row %u: %s (%s)", i,
+			     det_verdict_name(out.verdict), out.why);
+	}
+	cr_assert_eq(out.steps, 4, "C in max_seq: a burst of 4");
+}
+
+/*
+ * 7.x: the cold file lands in max_seq - 2, which with 4 generations is
+ * the one the kernel protects into; only what it protected there (none
+ * in the lab's 7.3.4 stall: 0p on the min_seq row) is taken out.
+ */
+Test(detector, seven_x_cold_file_above_a_few_protected_pages_is_stuck)
+{
+	struct det_state st;
+	struct det_out out;
+	struct det_sample s;
+	struct row r = { 3, 0, 3000, { 21622, 10753, 3, 0 }, H, 0, 0 };
+	unsigned int i;
+
+	det_init(&st);
+	for (i = 0; i < 4; i++) {
+		r.age_ms = 1000 + i * 1000;
+		fill(&s, &r, i * 1000);
+		s.has_rep = true;
+		s.file_min_seq = 0;
+		s.protected = 513;
+		s.refaulted = 1000 + i * 3000;
+		s.evicted = 1000 + i * 3050;
+		det_step(&st, &pdef, &s, &out);
+	}
+	cr_assert_eq(out.verdict, DET_AGE, "%s", out.why);
+	cr_assert_eq(out.steps, 2);
+}
+
 /* A second cold file landing above the stuck one is a reader too. */
 Test(detector, growth_above_the_stuck_generation_holds)
 {

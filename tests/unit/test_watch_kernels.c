@@ -234,10 +234,8 @@ static void sample_of(const char *ser, const char *arm, int k,
 	for (i = 0; i < n->nr_gens; i++)
 		s->file_pages += n->gens[i].file;
 	watch_gen_rows(n, s);	/* the generation rows, as the daemon passes them */
-	s->has_rep = n->has_rep;
-	s->file_min_seq = n->file_min_seq;
-	s->refaulted = n->file_refaulted;
-	s->evicted = n->file_evicted;
+	if (n->has_rep)
+		watch_sample_rep(s, n);	/* as the daemon reads them */
 	lrugen_snap_free(&snap);
 
 	snprintf(name, sizeof(name), "%s/memory.stat.%d", arm, k);

@@ -27,6 +27,25 @@ static bool big_share(unsigned long pages, unsigned long total, double pct)
 }
 
 /*
+ * File pages of row @i that may be stuck: all of them, except in the
+ * generation right above the oldest, where the kernel moves the pages it
+ * protects (folio_inc_gen() from the oldest generation, tiers with a high
+ * refault rate: the hot part of a working set that does not fit, a few
+ * percent of the file pages each interval on 6.12).  lru_gen_full's
+ * min_seq row counts them since the file min_seq took its value; they are
+ * not cold, and folding them to the tail would evict them first.
+ */
+static unsigned long maybe_stuck(const struct det_sample *s, unsigned int i,
+				 unsigned long file_min)
+{
+	unsigned long pages = s->gens[i].file;
+
+	if (!s->has_rep || s->gens[i].seq != file_min + 1)
+		return pages;
+	return pages > s->protected ? pages - s->protected : 0;
+}
+
+/*
  * Without generation rows only max_seq's share is known: the stuck pages
  * are taken to be there (where a normal mapping's fresh faults land).
  */
@@ -60,7 +79,8 @@ static void layout_of(const struct det_params *p, const struct det_sample *s,
 	for (i = n; i-- > 0;) {
 		if (s->gens[i].seq <= l->file_min)
 			break;
-		if (big_share(s->gens[i].file, l->total, p->min_stuck_pct)) {
+		if (big_share(maybe_stuck(s, i, l->file_min), l->total,
+			      p->min_stuck_pct)) {
 			l->stuck = true;
 			l->stuck_seq = s->gens[i].seq;
 			break;

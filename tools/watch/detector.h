@@ -23,7 +23,9 @@
  * and is never evicted while the working set cycles in min_seq).  So the
  * detector asks to age when, after `persist` thrashing intervals in a row:
  *  - a generation above the file min_seq holds >= min_stuck_pct of the
- *    lruvec's file pages ("stuck" pages; none: DET_NOTHING_STUCK), and
+ *    lruvec's file pages ("stuck" pages; none: DET_NOTHING_STUCK; in the
+ *    generation right above the oldest, the pages the kernel protected
+ *    there, lru_gen_full's count, are hot and do not count), and
  *  - no reader brought in more than max_youngest_growth_pct of the file
  *    pages this interval into the stuck generation or one above it (a
  *    reader still faulting pages in through a normal mapping, which land
@@ -92,6 +94,7 @@ struct det_sample {
 	unsigned long file_min_seq;	/* exact when has_rep */
 	unsigned long refaulted;
 	unsigned long evicted;
+	unsigned long protected;	/* into file_min_seq + 1, since it moved */
 	/*
 	 * The node's generation rows, oldest first (lru_gen prints them from
 	 * the anon min_seq; rows below the file min_seq have no file pages).

@@ -136,6 +136,13 @@ int watch_read_snap(struct watch *w, bool full, struct lrugen_snap *snap,
 void watch_gen_rows(const struct lrugen_node *n, struct det_sample *s);
 
 /*
+ * watch_sample_rep - set @s's lru_gen_full counters (file min_seq,
+ * refaulted, evicted, protected) from node block @n, which has them
+ * (n->has_rep).  No lock, cannot fail.
+ */
+void watch_sample_rep(struct det_sample *s, const struct lrugen_node *n);
+
+/*
  * watch_enter_lockdown - note that lockdown refuses lru_gen writes (from
  * now on monitoring only) and log why, @what failing.
  */

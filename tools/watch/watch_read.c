@@ -117,6 +117,15 @@ void watch_gen_rows(const struct lrugen_node *n, struct det_sample *s)
 	}
 }
 
+void watch_sample_rep(struct det_sample *s, const struct lrugen_node *n)
+{
+	s->has_rep = true;
+	s->file_min_seq = n->file_min_seq;
+	s->refaulted = n->file_refaulted;
+	s->evicted = n->file_evicted;
+	s->protected = n->file_protected;
+}
+
 /* sample - this tick's sample of @lv from its node block @n. */
 static void sample(struct watch *w, struct lruvec_state *lv,
 		   const struct lrugen_node *n)
@@ -134,12 +143,8 @@ static void sample(struct watch *w, struct lruvec_state *lv,
 	lv->sample.youngest_file = n->gens[n->nr_gens - 1].file;
 	lv->sample.file_pages = file_pages(n);
 	watch_gen_rows(n, &lv->sample);
-	if (n->has_rep) {
-		lv->sample.has_rep = true;
-		lv->sample.file_min_seq = n->file_min_seq;
-		lv->sample.refaulted = n->file_refaulted;
-		lv->sample.evicted = n->file_evicted;
-	}
+	if (n->has_rep)
+		watch_sample_rep(&lv->sample, n);
 }
 
 /* collect_node - node block @n of memcg @m (at @path) into its state. */
@@ -219,9 +224,6 @@ void watch_full_counters(struct watch *w)
 		/* only numbers from the same generation layout count */
 		if (!n || !n->has_rep || lrugen_max_seq(n) != lv->max_seq)
 			continue;
-		lv->sample.has_rep = true;
-		lv->sample.file_min_seq = n->file_min_seq;
-		lv->sample.refaulted = n->file_refaulted;
-		lv->sample.evicted = n->file_evicted;
+		watch_sample_rep(&lv->sample, n);
 	}
 }
