@@ -18,14 +18,16 @@
 #   after:  recover = first second after the cold read ends from which 3
 #           intervals reach 80% of steady (recover_start: the same counted
 #           from the cold read's start); tail = median from 5 s after the
-#           cold read to the end, % of steady
+#           cold read to the end, % of steady; both n/a when the cold read
+#           ended less than 8 s before the readers (nothing to judge)
 #   shim:   switches = the adaptive choice's switches in the shim's log
 #           (load.err; the first decision is not a switch)
 #   watch:  agings = aging steps advshim-watch wrote (max_seq A -> B in
 #           its JSON log counts B - A), agings_per_min = the most in any
-#           60 s, first_age_s = its first aging after the cold read ended
-#           (the watcher's clock is moved onto the reader's by its start
-#           event's monotonic time)
+#           60 s, first_age_s = its first aging from the cold read's start
+#           on, counted from the cold read's end (negative: before it
+#           ended, e.g. during the second, cached pass); the watcher's
+#           clock is moved onto the reader's by its start time
 #   switch: settle = seconds from the (first) switch until 3 intervals in
 #           a row are within 10% of the median of the last 10 s; level =
 #           that median as % of the median of the 10 s before the switch
@@ -88,8 +90,10 @@ END {
 		worst = 1e18; for (i = 1; i <= nl; i++) if (lt[i] > cs && lr[i] < worst) worst = lr[i]
 		rec = first_run(ce, 0.8 * steady, 1e18)
 		tail = sprintf("%.0f", 100 * med_window(ce + 5, end) / steady)
+		# the cold read outlasted the readers: nothing after it to judge
+		if (ce + 8 > end) { rec = "n/a"; tail = "n/a" }
 	}
-	rec0 = (rec == "-" || rec == "never") ? rec : sprintf("%.1f", ce - cs + rec)
+	rec0 = (rec == "-" || rec == "never" || rec == "n/a") ? rec : sprintf("%.1f", ce - cs + rec)
 	age_n = "-"; age_min = "-"; age_first = "-"
 	if (env["watch_offset_ms"] != "") {
 		age_n = agings + 0; age_min = 0
@@ -98,7 +102,7 @@ END {
 			n = 0
 			for (j = 1; j <= na; j++) if (at[j] >= at[i] && at[j] < at[i] + 60) n += an[j]
 			if (n > age_min) age_min = n
-			if (age_first == "-" && ce != "" && at[i] >= ce) age_first = sprintf("%.1f", at[i] - ce)
+			if (age_first == "-" && cs != "" && at[i] >= cs) age_first = sprintf("%.1f", at[i] - ce)
 		}
 	}
 	sw_n = env["shim"] ~ /adaptive/ ? switches + 0 : "-"

@@ -14,7 +14,7 @@ NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	if ($c["arm"] == w[1] "-random") { base_rs[w[1]] = $c["steady_rs"]; base_mib[w[1]] = $c["mib_read"] }
 }
 function ratio(v, b) { return (b > 0 && v != "") ? sprintf("%.2fx", v / b) : "-" }
-function secs(v) { return (v == "never" || v == "-") ? v : sprintf("%.1f", v) }
+function secs(v) { return (v == "never" || v == "-" || v == "n/a") ? v : sprintf("%.1f", v) }
 END {
 	hdr = "| arm | need/cap | steady reads/s | vs random | warm-up s | dip % | recover s (end / start) | tail % | MiB read | vs random | switches | agings (max/min) | first aging s |"
 	for (r = 1; r <= nr; r++) {
