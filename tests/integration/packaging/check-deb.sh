@@ -162,8 +162,8 @@ else
 fi
 log=$(env -u ADVSHIM_CONFIG ADVSHIM_LOG=info LD_PRELOAD=$LIB "$ADVPROG" -P 4 "$f" 2>&1 >/dev/null)
 if echo "$log" | grep -q 'active, policy /etc/advshim.conf' &&
-   echo "$log" | grep -q "rewrite $f: random -> normal (default)"; then
-	ok "the shim reads the installed /etc/advshim.conf (log: rewrite ... random -> normal)"
+   echo "$log" | grep -q "adaptive $f: random -> normal (default)"; then
+	ok "the shim reads the installed /etc/advshim.conf (log: its adaptive default rule, random -> normal)"
 else
 	bad "policy source" "$log"
 fi
