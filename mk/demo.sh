@@ -98,7 +98,7 @@ demo_shim() {
 verdict() {
 	if [ "$plain_advice" = rr ] && [ "$shim_advice" = "-" ]; then
 		echo "result: without the shim MADV_RANDOM is in force (rr), so MGLRU stops aging"
-		echo "        these pages; with the shim the advice became NORMAL and rr is gone."
+		echo "        these pages; with the shim the advice became NORMAL (the file fits) and rr is gone."
 		return 0
 	fi
 	echo "result: UNEXPECTED: advice in force plain='$plain_advice' shim='$shim_advice'"
@@ -107,7 +107,7 @@ verdict() {
 
 demo_ab_lab() {
 	echo "3) the A/B experiment on a real MGLRU kernel (Debian 6.12 under qemu):"
-	echo "   make lab-demo  (three arms: MADV_RANDOM, advshim default policy, advshim-watch)"
+	echo "   make lab-demo  (three arms: MADV_RANDOM, advshim default policy (adaptive), advshim-watch)"
 	echo
 	$make_cmd lab-demo BUILD="$build"
 }
@@ -148,7 +148,8 @@ demo_ab() {
 main() {
 	setup
 	echo "advshim demo: a program maps a 16 MiB file and calls posix_madvise(POSIX_MADV_RANDOM)"
-	echo "(the embedded default policy: RANDOM on file mappings -> NORMAL)"
+	echo "(the embedded default policy, adaptive: RANDOM on a file mapping becomes NORMAL"
+	echo " while the process's RANDOM files fit in its memory cgroup, and stays RANDOM when not)"
 	echo
 	demo_plain
 	demo_shim
