@@ -5,6 +5,7 @@
  * them to the parsers of cgroup.c.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "common/cgroup_read.h"
@@ -35,6 +36,34 @@ static int read_value(const char *root, int version, const char *cgpath,
 	return parse(buf, (size_t)n, v);
 }
 
+/*
+ * Is @w the root of a v2 hierarchy with the memory controller?  The root
+ * cgroup has no memory.current, memory.max or memory.high: a process in
+ * it (no systemd: an init's children, a lab guest) has no memcg limit.
+ * Told from a missing mount by the root's cgroup.controllers listing
+ * "memory".
+ */
+static bool v2_memory_root(const char *root, const struct cg_where *w)
+{
+	char path[CG_PATH_MAX + 64], buf[256];
+	const char *p;
+	ssize_t n;
+
+	if (w->version != CG_V2 || strcmp(w->path, "/") ||
+	    cg_file_path(path, sizeof(path), root, CG_V2, "/",
+			 "cgroup.controllers"))
+		return false;
+	n = read_buf(path, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return false;
+	buf[n] = 0;
+	for (p = buf; (p = strstr(p, "memory")); p += 6)
+		if ((p == buf || p[-1] == ' ') &&
+		    (p[6] == ' ' || p[6] == '\n' || !p[6]))
+			return true;
+	return false;
+}
+
 int cg_locate_proc(const char *root, const char *proc, struct cg_where *w)
 {
 	char path[CG_PATH_MAX + 64], buf[8192];
@@ -60,7 +89,9 @@ int cg_locate_proc(const char *root, const char *proc, struct cg_where *w)
 	w->version = r;
 	r = read_value(root, w->version, w->path, usage_name(w->version),
 		       cg_parse_bytes, &usage);
-	if (r != -ENOENT || !strcmp(w->path, "/"))
+	if (r == -ENOENT && !strcmp(w->path, "/"))
+		return v2_memory_root(root, w) ? 0 : r;
+	if (r != -ENOENT)
 		return r;
 	/* A container's own cgroup mounted as the hierarchy's root. */
 	strcpy(w->path, "/");
@@ -98,6 +129,10 @@ int cg_read_figures(const char *root, const struct cg_where *w,
 
 	r = read_value(root, w->version, w->path, usage_name(w->version),
 		       cg_parse_bytes, &out.usage);
+	if (r == -ENOENT && v2_memory_root(root, w)) {
+		*f = out;	/* no limit; usage not kept at the root: 0 */
+		return 0;
+	}
 	if (r)
 		return r;
 	memcpy(cg, w->path, sizeof(cg));

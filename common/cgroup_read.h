@@ -39,6 +39,8 @@ struct cg_figures {
  * mount.  A container whose cgroup directory is bind-mounted as the
  * mount's root (v1 without a cgroup namespace: the path names the host's
  * cgroup) is found by falling back to the mount root "/".
+ * A process in the v2 hierarchy's root cgroup (no usage file there) is
+ * found when the root's cgroup.controllers lists "memory".
  * Returns 0, or a negative errno: that of reading /proc/self/cgroup, of
  * its parser (-ENOENT: no memory controller), or -ENOENT when neither
  * the path nor the mount root has a usage file.  @root: NULL or "" for /.
@@ -57,7 +59,8 @@ int cg_locate_proc(const char *root, const char *proc, struct cg_where *w);
  * limit files are missing, like the root cgroup's, are skipped) and the
  * usage of the cgroup @w.  Returns 0, or a negative errno of reading or
  * parsing the usage file or a limit file that exists (-ENOENT: the
- * cgroup is gone).  *f is written only on success.
+ * cgroup is gone).  The v2 root cgroup: CG_UNLIMITED, usage 0 (the kernel
+ * keeps none there), depth 0.  *f is written only on success.
  */
 int cg_read_figures(const char *root, const struct cg_where *w,
 		    struct cg_figures *f);

@@ -85,6 +85,10 @@ static int read_memstat(struct adapt_sample *x)
 	if (r)
 		return r;
 	n = read_buf(path, smp.stat, sizeof(smp.stat));
+	if (n == -ENOENT && !strcmp(smp.where.path, "/")) {
+		x->file = x->refault = 0;	/* a root cgroup without one */
+		return 0;
+	}
 	if (n < 0)
 		return (int)n;
 	if (memstat_parse(smp.stat, (size_t)n, &ms) || !ms.has_file)

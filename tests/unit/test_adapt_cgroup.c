@@ -221,6 +221,8 @@ Test(cg_read, trees)
 	figures(FIX "container-v1", CG_V1, "/", 536870912, 402653184, 0);
 	/* v2 with a cgroup namespace: "0::/" is the container's own cgroup */
 	figures(FIX "container-v2", CG_V2, "/", 268435456, 201326592, 0);
+	/* the v2 root cgroup itself: no usage or limit files, no limit */
+	figures(FIX "v2-root", CG_V2, "/", CG_UNLIMITED, 0, 0);
 }
 
 Test(cg_read, another_process)
@@ -244,6 +246,8 @@ Test(cg_read, failures)
 	cr_assert_eq(cg_locate(FIX "gone", &w), -ENOENT);
 	cr_assert_eq(cg_locate(FIX "nomem", &w), -ENOENT);
 	cr_assert_eq(cg_locate(FIX "nonexistent", &w), -ENOENT);
+	/* a v2 root whose controllers do not include memory */
+	cr_assert_eq(cg_locate(FIX "v2-root-nomem", &w), -ENOENT);
 	cr_assert_eq(cg_locate(FIX "garbage", &w), 0);
 	cr_assert_eq(cg_read_figures(FIX "garbage", &w, &f), -EINVAL);
 	cr_assert_eq(f.limit, 5, "untouched on failure");
