@@ -266,24 +266,3 @@ void adapt_apply(enum adapt_choice c, struct adapt_applied *out)
 	walk(apply_visit, &aw);
 	errno = saved;
 }
-
-int adapt_known(void *addr, size_t len, int advice, bool posix)
-{
-	unsigned long gen = shim_view.gen;	/* the extent's, just checked */
-	int to = adapt_random_code(advice), r;
-	size_t l = to == advice ? len : page_up(len);
-
-	decide_count(advice, to);
-	if (posix)
-		r = call_posix_madvise(addr, l, to);
-	else
-		r = call_madvise(addr, l, to) ? errno : 0;
-	if (unlikely(table_gen() != gen)) {
-		/* A switch (or any change) came in between: again, locked. */
-		r = advise_range(addr, len, advice, ADV_RANDOM, posix);
-	}
-	if (posix || !r)
-		return r;
-	errno = r;
-	return -1;
-}

@@ -597,18 +597,6 @@ void adapt_first(const struct adapt_seed *seed) SHIM_HIDDEN;
 void adapt_maybe_restart(void) SHIM_HIDDEN;
 
 /*
- * adapt_known - RANDOM advice @advice on [@addr, @addr + @len), ranges of
- * adaptive files asked RANDOM that this thread's view knows (advise_known
- * said ADV_ADAPT; the view's generation still current): issue the group's
- * choice without the lock, counted like a decided piece, then re-check the
- * generation: if it moved meanwhile (a switch may have re-advised the
- * range before this call landed), redo the call through advise_range()
- * so that the range ends with the group's current choice.  Returns what
- * the call returns (@posix: posix_madvise's contract, else madvise's).
- */
-int adapt_known(void *addr, size_t len, int advice, bool posix) SHIM_HIDDEN;
-
-/*
  * adapt_atfork_prepare, adapt_atfork_parent, adapt_atfork_child - take
  * adapt.mu after the table lock before a fork, release it in the parent;
  * in the child (one thread, no allocation): re-initialise it, mark the
