@@ -69,13 +69,14 @@ int cg_parse_limit(const char *buf, size_t len, uint64_t *bytes)
 	return 0;
 }
 
-/* Does the comma-separated list [p, end) hold @name? */
-static int list_has(const char *p, const char *end, const char *name)
+/* Does the list [p, end), items separated by @sep, hold @name? */
+static int list_has(const char *p, const char *end, char sep,
+		    const char *name)
 {
 	size_t n = strlen(name);
 
 	while (p < end) {
-		const char *c = memchr(p, ',', (size_t)(end - p));
+		const char *c = memchr(p, sep, (size_t)(end - p));
 		const char *e = c ? c : end;
 
 		if ((size_t)(e - p) == n && !memcmp(p, name, n))
@@ -101,11 +102,18 @@ static int self_line(const char *p, const char *end, const char **path)
 	if (!c2 || c2 + 1 == end || c2[1] != '/')
 		return -EINVAL;
 	*path = c2 + 1;
-	if (list_has(c1 + 1, c2, "memory"))
+	if (list_has(c1 + 1, c2, ',', "memory"))
 		return CG_V1;
 	if (id == 0 && c2 == c1 + 1)
 		return CG_V2;
 	return 0;			/* another v1 hierarchy */
+}
+
+bool cg_parse_has_memory(const char *buf, size_t len)
+{
+	if (len && buf[len - 1] == '\n')
+		len--;
+	return list_has(buf, buf + len, ' ', "memory");
 }
 
 int cg_parse_self(const char *buf, size_t len, char *path, size_t size)

@@ -19,6 +19,7 @@
 #ifndef ADVSHIM_COMMON_CGROUP_H
 #define ADVSHIM_COMMON_CGROUP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -52,6 +53,12 @@ enum cg_version {
  * a memory cgroup (v1 without the memory controller); -ENAMETOOLONG.
  */
 int cg_parse_self(const char *buf, size_t len, char *path, size_t size);
+
+/*
+ * cg_parse_has_memory - does a v2 cgroup.controllers text (space-separated
+ * names, an optional newline) list "memory"?
+ */
+bool cg_parse_has_memory(const char *buf, size_t len);
 
 /*
  * cg_parse_limit - a limit file: v2 memory.max or memory.high ("max" or

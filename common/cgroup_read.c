@@ -46,22 +46,14 @@ static int read_value(const char *root, int version, const char *cgpath,
 static bool v2_memory_root(const char *root, const struct cg_where *w)
 {
 	char path[CG_PATH_MAX + 64], buf[256];
-	const char *p;
 	ssize_t n;
 
 	if (w->version != CG_V2 || strcmp(w->path, "/") ||
 	    cg_file_path(path, sizeof(path), root, CG_V2, "/",
 			 "cgroup.controllers"))
 		return false;
-	n = read_buf(path, buf, sizeof(buf) - 1);
-	if (n < 0)
-		return false;
-	buf[n] = 0;
-	for (p = buf; (p = strstr(p, "memory")); p += 6)
-		if ((p == buf || p[-1] == ' ') &&
-		    (p[6] == ' ' || p[6] == '\n' || !p[6]))
-			return true;
-	return false;
+	n = read_buf(path, buf, sizeof(buf));
+	return n >= 0 && cg_parse_has_memory(buf, (size_t)n);
 }
 
 int cg_locate_proc(const char *root, const char *proc, struct cg_where *w)

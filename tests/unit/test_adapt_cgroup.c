@@ -77,6 +77,15 @@ Test(cg_self, path_too_long)
 	cr_assert_str_eq(p, "/123456");
 }
 
+Test(cg_self, controllers_list)
+{
+	cr_assert(cg_parse_has_memory(S("cpuset cpu io memory hugetlb pids\n")));
+	cr_assert(cg_parse_has_memory(S("memory")));
+	cr_assert_not(cg_parse_has_memory(S("cpu io memoryless\n")));
+	cr_assert_not(cg_parse_has_memory(S("cpu memory_x\n")));
+	cr_assert_not(cg_parse_has_memory(S("")));
+}
+
 Test(cg_limit, values)
 {
 	uint64_t v;
