@@ -34,13 +34,19 @@ int decide_apply(const struct adv_call *c, struct adv_action a)
 	return to;
 }
 
+/* Is this @f's first change to log?  Sets its `logged` flag once. */
+static bool first_change(struct shim_file *f)
+{
+	return !__atomic_load_n(&f->logged, __ATOMIC_RELAXED) &&
+	       !__atomic_exchange_n(&f->logged, 1, __ATOMIC_RELAXED);
+}
+
 /* The first rewrite or skip of a file (every one when @f is NULL). */
 static void log_change(const struct adv_call *c, struct shim_file *f,
 		       const struct policy_rule *rule, const char *path,
 		       struct adv_action a, int to)
 {
-	if (f && (__atomic_load_n(&f->logged, __ATOMIC_RELAXED) ||
-		  __atomic_exchange_n(&f->logged, 1, __ATOMIC_RELAXED)))
+	if (f && !first_change(f))
 		return;
 	shim_log(POLICY_LOG_INFO, "%s %s: %s%s -> %s (%s)",
 		 to == ADV_SKIP ? "skip" : "rewrite", path,
@@ -88,8 +94,7 @@ void decide_adaptive_log(const struct adv_call *c, struct shim_file *f,
 {
 	const char *now = to == c->advice ? "random" : "normal";
 
-	if (!__atomic_load_n(&f->logged, __ATOMIC_RELAXED) &&
-	    !__atomic_exchange_n(&f->logged, 1, __ATOMIC_RELAXED))
+	if (first_change(f))
 		shim_log(POLICY_LOG_INFO, "adaptive %s: random -> %s (%s)",
 			 f->path, now, f->rule->name);
 	if (shim.log_level >= POLICY_LOG_DEBUG)
