@@ -64,6 +64,18 @@ static void fill(struct det_sample *s, const struct row *r, uint64_t now)
 	s->nr_gens = DET_MAX_GENS;
 }
 
+/* lru_gen_full's counters on the file min_seq row, as watch_sample_rep. */
+static void rep(struct det_sample *s, unsigned long file_min,
+		unsigned long refaulted, unsigned long evicted,
+		unsigned long protected)
+{
+	s->has_rep = true;
+	s->file_min_seq = file_min;
+	s->refaulted = refaulted;
+	s->evicted = evicted;
+	s->protected = protected;
+}
+
 /* Replays @rows; returns the aging steps that took effect (or dry). */
 static unsigned int replay(const char *name, const struct det_params *p,
 			   const struct row *rows, size_t n)
@@ -212,10 +224,8 @@ Test(detector, random_first_touches_below_the_stuck_generation_do_not_hold)
 		r.g[1] = 32000 - cold[i];
 		r.g[3] = cold[i];
 		fill(&s, &r, i * 1000);
-		s.has_rep = true;
-		s.file_min_seq = 5;
-		s.refaulted = 1000 + i * 1800;	/* 1.8k refaults/s and */
-		s.evicted = 1000 + i * 3000;	/* 1.2k first touches/s */
+		/* 1.8k refaults/s and 1.2k first touches/s */
+		rep(&s, 5, 1000 + i * 1800, 1000 + i * 3000, 0);
 		det_step(&st, &pdef, &s, &out);
 		cr_assert_eq(out.verdict, want[i], "row %u: %s (%s)", i,
 			     det_verdict_name(out.verdict), out.why);
@@ -278,11 +288,7 @@ Test(detector, pages_the_kernel_protected_are_not_stuck)
 		r.g[3] = cold[i];
 		r.g[1] = 32000 - prot[i] - cold[i];
 		fill(&s, &r, i * 1000);
-		s.has_rep = true;
-		s.file_min_seq = 1;
-		s.protected = prot[i];
-		s.refaulted = 1000 + i * 2500;
-		s.evicted = 1000 + i * 2600;
+		rep(&s, 1, 1000 + i * 2500, 1000 + i * 2600, prot[i]);
 		det_step(&st, &pdef, &s, &out);
 		cr_assert_eq(out.verdict, want[i], "row %u: %s (%s)", i,
 			     det_verdict_name(out.verdict), out.why);
@@ -307,11 +313,7 @@ Test(detector, seven_x_cold_file_above_a_few_protected_pages_is_stuck)
 	for (i = 0; i < 4; i++) {
 		r.age_ms = 1000 + i * 1000;
 		fill(&s, &r, i * 1000);
-		s.has_rep = true;
-		s.file_min_seq = 0;
-		s.protected = 513;
-		s.refaulted = 1000 + i * 3000;
-		s.evicted = 1000 + i * 3050;
+		rep(&s, 0, 1000 + i * 3000, 1000 + i * 3050, 513);
 		det_step(&st, &pdef, &s, &out);
 	}
 	cr_assert_eq(out.verdict, DET_AGE, "%s", out.why);
@@ -586,10 +588,7 @@ Test(detector, full_counters_must_grow)
 	for (i = 0; i < 6; i++) {
 		r.age_ms = 1000 + i * 1000;
 		fill(&s, &r, i * 1000);
-		s.has_rep = true;
-		s.file_min_seq = re[i][0];
-		s.refaulted = re[i][1];
-		s.evicted = re[i][2];
+		rep(&s, re[i][0], re[i][1], re[i][2], 0);
 		det_step(&st, &pdef, &s, &out);
 		cr_assert_eq(out.verdict, want[i], "row %u: %s (%s)", i,
 			     det_verdict_name(out.verdict), out.why);

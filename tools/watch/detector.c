@@ -21,6 +21,12 @@ void det_init(struct det_state *st)
 	memset(st, 0, sizeof(*st));
 }
 
+/* The generation rows of @s that hold numbers. */
+static unsigned int nr_rows(const struct det_sample *s)
+{
+	return s->nr_gens > DET_MAX_GENS ? DET_MAX_GENS : s->nr_gens;
+}
+
 static bool big_share(unsigned long pages, unsigned long total, double pct)
 {
 	return total && pages && (double)pages * 100.0 >= (double)total * pct;
@@ -52,8 +58,7 @@ static unsigned long maybe_stuck(const struct det_sample *s, unsigned int i,
 static void layout_of(const struct det_params *p, const struct det_sample *s,
 		      struct layout *l)
 {
-	unsigned int i, n = s->nr_gens > DET_MAX_GENS ? DET_MAX_GENS :
-			    s->nr_gens;
+	unsigned int i, n = nr_rows(s);
 
 	memset(l, 0, sizeof(*l));
 	if (!n) {
@@ -169,8 +174,7 @@ static const char *classify(const struct det_state *st,
 /* File pages in @s's generations from @seq up to max_seq. */
 static unsigned long file_from(const struct det_sample *s, unsigned long seq)
 {
-	unsigned int i, n = s->nr_gens > DET_MAX_GENS ? DET_MAX_GENS :
-			    s->nr_gens;
+	unsigned int i, n = nr_rows(s);
 	unsigned long sum = 0;
 
 	for (i = 0; i < n; i++)
