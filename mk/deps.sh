@@ -6,7 +6,9 @@ pkgs="gcc make pkg-config libconfig-dev uthash-dev libcriterion-dev strace
       gnuplot-nox busybox-static qemu-system-x86 cpio xz-utils zstd kmod
       debian-archive-keyring
       e2fsprogs clang libclang-rt-14-dev procps util-linux openjdk-17-jdk-headless time
-      debhelper dpkg-dev man-db groff-base python3-yaml systemd maven"
+      debhelper dpkg-dev man-db groff-base python3-yaml systemd maven
+      python3.11 libpython3.11-testsuite stress-ng fio liblmdb-dev lmdb-utils
+      valgrind"
 
 missing=
 for p in $pkgs; do
