@@ -35,10 +35,10 @@
 struct shim_globals shim = {
 	.state = SHIM_UNINIT,
 	.log_level = POLICY_LOG_WARN,
-	.log_fd = -1,
 	.lock = PTHREAD_RWLOCK_INITIALIZER,
 	.table = { .file_get = files_get, .file_put = files_put },
 	.table_gen = 1,		/* a zeroed view never matches */
+	.vm_gen = 1,
 	.adapt_choice = ADAPT_RANDOM,
 	.adapt = { .mu = PTHREAD_MUTEX_INITIALIZER },
 };
@@ -68,22 +68,6 @@ static const char *shim_getenv(const char *name)
 	if (getauxval(AT_SECURE))
 		return NULL;
 	return getenv(name);
-}
-
-static void open_log_target(const struct policy *p)
-{
-	const char *t = p->log.target;
-	int fd;
-
-	if (!t || !strcmp(t, "stderr") || t[0] != '/')
-		return;
-	fd = (int)syscall(SYS_openat, AT_FDCWD, t,
-			  O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	if (fd >= 0)
-		shim.log_fd = fd;
-	else
-		shim_log(POLICY_LOG_WARN, "log target %s: %s; logging to stderr",
-			 t, strerror(errno));
 }
 
 /* Which advice kinds some rule changes: everything else goes straight on. */
@@ -196,6 +180,8 @@ static void atfork_child(void)
 	if (!fork_locked)
 		return;
 	fork_locked = 0;
+	log_after_fork();
+	vm_changed();		/* MADV_DONTFORK ranges are holes here */
 	stats_after_fork();
 	/* Still as the lock's writer: forget what this child did not get. */
 	dontfork_child();
@@ -224,7 +210,7 @@ static int init_policy(void)
 		sizeof(shim_stats->policy_source) - 1);
 	if (!lvl || !*lvl)
 		shim.log_level = (int)p->log.level;
-	open_log_target(p);
+	log_set_target(p->log.target);
 	if (!process_selected(p)) {
 		shim_log(POLICY_LOG_INFO, "process not selected by %s; passing through",
 			 p->source);
@@ -246,6 +232,7 @@ void shim_init(void)
 					 __ATOMIC_ACQUIRE))
 		return;
 	shim_busy++;
+	log_init();
 	real_resolve();
 	stats_init();
 	if (shim_getenv("ADVSHIM_KVIEW") &&

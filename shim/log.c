@@ -1,22 +1,225 @@
 // SPDX-License-Identifier: MIT
 /*
- * log.c - the shim's log: one write(2) per line, errno untouched.
+ * log.c - the shim's log: one write(2) per line, errno untouched, and never
+ * a byte into a descriptor the application owns.
  *
  * Lines are formatted on the stack (no malloc: we may be inside mmap called
  * by an allocator) and written with a single raw write so concurrent
  * threads' lines do not interleave.  Off except warnings by default.
+ *
+ * Where a line goes (README "Logging"):
+ *  - A file target is opened at the first line written (none at level
+ *    off, none for a process that logs nothing), O_APPEND | O_CLOEXEC, and
+ *    moved to the lowest free number at or above shim_fd_floor(), so the
+ *    application's own opens keep getting the numbers they expect.  Its
+ *    (dev, ino) is kept and checked with fstat before every line: an
+ *    application that closed the number and reused it (closerange, dup2)
+ *    keeps its file, and the shim opens its own again.  When no number at
+ *    or above the floor can be had, or in a thread with a private
+ *    descriptor table (the sampler), each line opens, writes and closes.
+ *    A target that cannot be opened is said once on stderr; its lines go
+ *    there.
+ *  - stderr is fd 2 only while fd 2 is the file it was when the shim
+ *    started (log_init): a process that closed it and reused the number
+ *    gets no shim line in its file.  The shim never holds a copy of fd 2
+ *    (a pipe's reader would wait for that writer).  A thread with a
+ *    private table reaches the application's fd 2 through pidfd_getfd.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "shim/shim.h"
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open		434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd		438
+#endif
+
+/* A file's identity; dev 0 and ino 0 together: none (never a real file). */
+struct file_id {
+	uint64_t dev, ino;
+};
+
+static struct {
+	char target[PATH_MAX];		/* "" : stderr */
+	int fd;				/* atomic: the target's, or -1 */
+	struct file_id fd_id;		/* atomic fields: what fd was opened on */
+	struct file_id err_id;		/* fd 2 at log_start; 0: none */
+	int opening;			/* atomic: one thread opens at a time */
+	int failed;			/* atomic: the target cannot be opened */
+} lg = { .fd = -1 };
+
+__thread int shim_fd_private __attribute__((tls_model("initial-exec")));
+
+static bool fd_id_get(int fd, struct file_id *id)
+{
+	struct stat st;
+
+	if (fd < 0 || syscall(SYS_fstat, fd, &st))
+		return false;
+	id->dev = (uint64_t)st.st_dev;
+	id->ino = (uint64_t)st.st_ino;
+	return true;
+}
+
+/* Whether @fd is open on the file @id names. */
+static bool fd_is(int fd, const struct file_id *id)
+{
+	struct file_id now;
+
+	return fd_id_get(fd, &now) &&
+	       now.dev == __atomic_load_n(&id->dev, __ATOMIC_RELAXED) &&
+	       now.ino == __atomic_load_n(&id->ino, __ATOMIC_RELAXED);
+}
+
+int shim_fd_floor(void)
+{
+	struct rlimit rl;
+	rlim_t top = SHIM_FD_FLOOR + 16;
+
+	if (!syscall(SYS_getrlimit, RLIMIT_NOFILE, &rl) && rl.rlim_cur < top)
+		return rl.rlim_cur > 32 ? (int)(rl.rlim_cur - 16) : -1;
+	return SHIM_FD_FLOOR;
+}
+
+int shim_fd_move_high(int fd)
+{
+	int floor = shim_fd_floor(), hi = -1;
+
+	if (fd >= 0 && floor >= 0)
+		hi = (int)syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, floor);
+	if (fd >= 0)
+		sys_close(fd);
+	return hi;
+}
+
+static int open_target(void)
+{
+	return (int)syscall(SYS_openat, AT_FDCWD, lg.target,
+			    O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+}
+
+/* Open the target above the floor for every later line; -1 if not. */
+static int open_kept(void)
+{
+	struct file_id id;
+	int fd = shim_fd_move_high(open_target());
+
+	if (fd < 0 || !fd_id_get(fd, &id)) {
+		if (fd >= 0)
+			sys_close(fd);
+		return -1;
+	}
+	__atomic_store_n(&lg.fd_id.dev, id.dev, __ATOMIC_RELAXED);
+	__atomic_store_n(&lg.fd_id.ino, id.ino, __ATOMIC_RELAXED);
+	__atomic_store_n(&lg.fd, fd, __ATOMIC_RELEASE);
+	return fd;
+}
+
+static void write_stderr(const char *line, size_t n)
+{
+	int pidfd, fd;
+
+	if (!lg.err_id.dev && !lg.err_id.ino)
+		return;
+	if (!shim_fd_private) {
+		if (fd_is(2, &lg.err_id))
+			(void)!sys_write(2, line, n);
+		return;
+	}
+	/* A private table: borrow the application's fd 2 for this line. */
+	pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (pidfd < 0)
+		return;
+	fd = (int)syscall(SYS_pidfd_getfd, pidfd, 2, 0);
+	sys_close(pidfd);
+	if (fd >= 0 && fd_is(fd, &lg.err_id))
+		(void)!sys_write(fd, line, n);
+	if (fd >= 0)
+		sys_close(fd);
+}
+
+/* The first failure to open the target, said once on stderr. */
+static void target_failed(int err)
+{
+	char msg[PATH_MAX + 128];
+	int n;
+
+	if (__atomic_exchange_n(&lg.failed, 1, __ATOMIC_RELAXED))
+		return;
+	n = snprintf(msg, sizeof(msg),
+		     "advshim[%d]: log target %s: %s; logging to stderr\n",
+		     (int)getpid(), lg.target, strerror(err));
+	if (n > 0)
+		write_stderr(msg, (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1);
+}
+
+static void write_file(const char *line, size_t n)
+{
+	int fd = __atomic_load_n(&lg.fd, __ATOMIC_ACQUIRE), zero = 0;
+
+	if (fd >= 0 && !shim_fd_private && fd_is(fd, &lg.fd_id)) {
+		(void)!sys_write(fd, line, n);
+		return;
+	}
+	if (!shim_fd_private &&
+	    __atomic_compare_exchange_n(&lg.opening, &zero, 1, false,
+					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+		fd = open_kept();
+		__atomic_store_n(&lg.opening, 0, __ATOMIC_RELEASE);
+		if (fd >= 0) {
+			(void)!sys_write(fd, line, n);
+			return;
+		}
+	}
+	/* Per line: a private table, a racing open, or no number left high. */
+	fd = open_target();
+	if (fd < 0) {
+		target_failed(errno);
+		write_stderr(line, n);
+		return;
+	}
+	(void)!sys_write(fd, line, n);
+	sys_close(fd);
+}
+
+void log_init(void)
+{
+	int saved = errno;
+
+	if (!fd_id_get(2, &lg.err_id))
+		lg.err_id = (struct file_id){ 0, 0 };
+	errno = saved;
+}
+
+void log_set_target(const char *target)
+{
+	size_t n = target && target[0] == '/' ? strlen(target) : 0;
+
+	if (n >= sizeof(lg.target))
+		n = 0;		/* cannot be a path: stderr */
+	memcpy(lg.target, target, n);
+	lg.target[n] = '\0';
+}
+
+void log_after_fork(void)
+{
+	/* The forking thread may have been opening: nobody is now. */
+	__atomic_store_n(&lg.opening, 0, __ATOMIC_RELAXED);
+}
 
 void shim_log(int level, const char *fmt, ...)
 {
 	char line[1024];
-	int saved = errno, n, fd;
+	int saved = errno, n;
 	va_list ap;
 
 	if (level > shim.log_level || level == POLICY_LOG_OFF)
@@ -28,8 +231,10 @@ void shim_log(int level, const char *fmt, ...)
 	if (n > (int)sizeof(line) - 2)
 		n = (int)sizeof(line) - 2;
 	line[n++] = '\n';
-	fd = shim.log_fd >= 0 ? shim.log_fd : 2;
-	(void)!sys_write(fd, line, (size_t)n);
+	if (lg.target[0] && !__atomic_load_n(&lg.failed, __ATOMIC_RELAXED))
+		write_file(line, (size_t)n);
+	else
+		write_stderr(line, (size_t)n);
 out:
 	errno = saved;
 }

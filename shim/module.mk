@@ -59,7 +59,7 @@ check-shim-unit: $(SHIM_UNIT_TESTS)
 # Integration test programs (built with the same flags, sanitizers included).
 SHIM_IT_PROGS	:= $(SHIM_ADVPROG) $(SHIM_IT)/errprog $(SHIM_IT)/earlyprog \
 		   $(SHIM_IT)/libearly.so $(SHIM_IT)/libwrapnext.so \
-		   $(SHIM_IT)/adaptprog
+		   $(SHIM_IT)/adaptprog $(SHIM_IT)/fdprog $(SHIM_IT)/anonprog
 TARGETS		+= $(SHIM_IT_PROGS)
 
 $(SHIM_ADVPROG): $(OBJ)/tests/integration/shim/advprog.o $(OBJ)/common/smaps.o
@@ -67,6 +67,14 @@ $(SHIM_ADVPROG): $(OBJ)/tests/integration/shim/advprog.o $(OBJ)/common/smaps.o
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -ldl -lpthread
 
 $(SHIM_IT)/adaptprog: $(OBJ)/tests/integration/shim/adaptprog.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread
+
+$(SHIM_IT)/anonprog: $(OBJ)/tests/integration/shim/anonprog.o $(OBJ)/common/smaps.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^
+
+$(SHIM_IT)/fdprog: $(OBJ)/tests/integration/shim/fdprog.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread
 
@@ -91,6 +99,14 @@ CHECK_TARGETS	+= check-shim
 CHECK_FAST_TARGETS += check-shim
 check-shim: $(SHIM_LIB) $(SHIM_IT_PROGS) $(CLI_BIN)
 	@sh tests/integration/shim/run.sh $(BUILD) "$(SANITIZER)"
+
+# The application's descriptors: closed 0-2, closerange, a reused number,
+# a data file on fd 2; level off holds none; the sampler's table.
+.PHONY: check-shim-fds
+CHECK_TARGETS	+= check-shim-fds
+CHECK_FAST_TARGETS += check-shim-fds
+check-shim-fds: $(SHIM_LIB) $(SHIM_IT_PROGS)
+	@sh tests/integration/shim/fds.sh $(BUILD) "$(SANITIZER)"
 
 # random = "adaptive" in real memory cgroups (root; skipped without a
 # memory controller): the sampler's decisions, switches, fork, exec,

@@ -31,11 +31,15 @@
  * (retried at an adaptive call ADAPT_RETRY_MS later); figures that cannot
  * be read fall back to RANDOM (adapt.c); a madvise that fails leaves that
  * range's advice as it was.  Every file is opened, read and closed within
- * a sample (read_buf: raw system calls, O_CLOEXEC); nothing is allocated
- * once the thread exists.
+ * a sample (read_buf: raw system calls, O_CLOEXEC), in a descriptor table
+ * of the thread's own (private_fds): the application's table never sees
+ * them; nothing is allocated once the thread exists.  The files' sizes are
+ * read again every sample (adapt_snapshot), so the need follows a file
+ * that grows under its mapping.
  */
 #include <errno.h>
 #include <linux/futex.h>
+#include <sched.h>
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
@@ -53,6 +57,9 @@
 #define ADAPT_RETRY_MS		60000	/* a failed start is retried after */
 #define ADAPT_STACK_BYTES	(256 * 1024)
 #define MIB			(1024 * 1024)
+#ifndef SYS_close_range
+#define SYS_close_range		436
+#endif
 
 /* The sampling role's own data: one thread at a time uses it. */
 static struct {
@@ -264,6 +271,28 @@ static void sample_once(bool first, const struct adapt_seed *seed)
 	log_verdict(&v, from, &ap);
 }
 
+/*
+ * Give this thread a descriptor table of its own, emptied: every file it
+ * reads is opened and closed in a sample, and in the application's table
+ * each of those opens would take, for a moment, the lowest free number,
+ * which another thread of the application may be about to open and
+ * expect (closing 0-2 and opening /dev/null, say).  Where close_range(2)
+ * is missing (before 5.9) or unshare is refused the table stays shared.
+ * Not under a sanitizer: its reports go to descriptors of the shared table.
+ */
+static void private_fds(void)
+{
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+	/* A probe that closes nothing: ENOSYS before 5.9. */
+	if (syscall(SYS_close_range, ~0U, ~0U, 0) ||
+	    syscall(SYS_unshare, CLONE_FILES))
+		return;
+	/* The copies of the application's descriptors must not keep its files open. */
+	(void)syscall(SYS_close_range, 0, ~0U, 0);
+	shim_fd_private = 1;
+#endif
+}
+
 static void sleep_ms(unsigned int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
@@ -279,6 +308,7 @@ static void *sampler_main(void *arg)
 
 	shim_busy = 1;		/* nothing here re-enters the shim */
 	prctl(PR_SET_NAME, "advshim", 0, 0, 0);
+	private_fds();
 	if (first)
 		adapt_init(&smp.st, &shim.policy->adaptive.params,
 			   (enum adapt_choice)__atomic_load_n(&shim.adapt_choice,

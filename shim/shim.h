@@ -168,10 +168,11 @@ struct shim_globals {
 	unsigned int acts[ADV_NR_FAMILIES];	/* kinds some rule changes */
 	bool on_map;			/* some rule has on_map actions */
 	int log_level;			/* enum policy_log_level */
-	int log_fd;
 	pthread_rwlock_t lock;
 	struct maptable table;
 	size_t nr_ranges;		/* atomic copy of table.count */
+	unsigned long vm_gen;		/* atomic: vm_gen(), vm_changed() */
+	int vm_watched;			/* atomic: vm_watch() was called */
 	unsigned long table_gen;	/* atomic: table_gen(), gen_bump() */
 	int adapt_choice;		/* atomic: the adaptive group's enum
 					   adapt_choice (hot: next to
@@ -274,12 +275,57 @@ int call_posix_madvise(void *addr, size_t len, int advice) SHIM_HIDDEN;
 int call_posix_fadvise(int fd, off_t off, off_t len, int advice) SHIM_HIDDEN;
 int call_posix_fadvise64(int fd, off_t off, off_t len, int advice) SHIM_HIDDEN;
 
-/* --- log.c */
+/* --- log.c: where lines go and which descriptors that takes (log.c) */
+/*
+ * The lowest number the shim's own long-lived descriptors take (the log
+ * file): far above what programs open, below the usual RLIMIT_NOFILE of
+ * 1024.  shim_fd_floor() lowers it under a smaller limit.
+ */
+#define SHIM_FD_FLOOR	1000
+
+/* Non-zero in a thread with a descriptor table of its own (the sampler). */
+extern __thread int shim_fd_private
+	__attribute__((tls_model("initial-exec"))) SHIM_HIDDEN;
+
+/*
+ * shim_fd_floor - SHIM_FD_FLOOR, or 16 below RLIMIT_NOFILE's soft limit
+ * when that is lower than SHIM_FD_FLOOR + 16; -1 when the limit is 32 or
+ * less (then nothing is kept open).  errno may change.
+ */
+int shim_fd_floor(void) SHIM_HIDDEN;
+
+/*
+ * shim_fd_move_high - @fd (the shim's, just opened; may be -1) moved to
+ * the lowest free number at or above shim_fd_floor(), close-on-exec; @fd
+ * itself is closed in any case.  Returns the new number, or -1 (errno set)
+ * when none can be had.
+ */
+int shim_fd_move_high(int fd) SHIM_HIDDEN;
+
+/*
+ * log_init - remember which file fd 2 is now (the stderr target writes to
+ * fd 2 only while it is that file).  Called once, first thing in
+ * shim_init; errno preserved.
+ */
+void log_init(void) SHIM_HIDDEN;
+
+/*
+ * log_set_target - the policy's log.target: an absolute path (copied; the
+ * file is opened at the first line written) or anything else for stderr.
+ * Called by shim_init before any other thread can log through the target.
+ */
+void log_set_target(const char *target) SHIM_HIDDEN;
+
+/* log_after_fork - in a fork child: no thread is opening the target. */
+void log_after_fork(void) SHIM_HIDDEN;
+
 /*
  * shim_log - one line "advshim[PID]: ..." at @level (enum
  * policy_log_level) if the level in force allows it: formatted on the
- * stack, one write(2) to the log target (stderr by default), truncated to
- * 1 KiB.  No malloc, no lock of its own (callers may hold shim.lock),
+ * stack, one write(2) to the log target, truncated to 1 KiB.  The target
+ * is opened here at the first line (see log.c for the descriptor rules);
+ * never writes to a descriptor that is not the shim's file or the fd 2 of
+ * the shim's start.  No malloc, no lock (callers may hold shim.lock),
  * errno preserved, write errors ignored.
  */
 void shim_log(int level, const char *fmt, ...)
@@ -496,7 +542,9 @@ void decide_adaptive_log(const struct adv_call *c, struct shim_file *f,
  * @advice (kind @kind) on [@addr, @addr + @len) when that range lies in
  * one extent this thread's view knows (view.c) and nothing is left to
  * log: the caller's value, a rewrite, or ADV_SKIP; counted like a decided
- * piece.  ADV_ADAPT: RANDOM on adaptive ranges asked RANDOM, to be issued
+ * piece.  Inside memory the kernel told this thread holds no file
+ * (view_nofile; not at level debug, where every call is logged): the
+ * caller's value, uncounted, as advise_range would give.  ADV_ADAPT: RANDOM on adaptive ranges asked RANDOM, to be issued
  * by adapt_known().  ADV_UNKNOWN otherwise: then call advise_range().  The
  * caller issues the call itself, with the caller's exact arguments when
  * the value is unchanged and the length in whole pages when rewritten, as
@@ -667,6 +715,44 @@ static inline void table_changed(void)
 static inline size_t table_nr(void)
 {
 	return __atomic_load_n(&shim.nr_ranges, __ATOMIC_RELAXED);
+}
+
+/*
+ * vm_gen - the generation of the address space as far as the shim sees
+ * it (view_nofile's stamp), without the lock.  Bumped by vm_changed()
+ * once vm_watch() was called: after every munmap, mremap, MAP_FIXED mmap
+ * and file mmap, and in a fork child.  A new anonymous mapping elsewhere
+ * cannot turn memory the kernel called "no file" into a file, so it
+ * bumps nothing (the allocators' mmap path stays one call).
+ */
+static inline unsigned long vm_gen(void)
+{
+	return __atomic_load_n(&shim.vm_gen, __ATOMIC_ACQUIRE);
+}
+
+/* vm_watched - whether any thread asked the kernel about an address. */
+static inline bool vm_watched(void)
+{
+	return __atomic_load_n(&shim.vm_watched, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * vm_watch - before asking the kernel what is at an address: start the
+ * bumps (first) and return the generation to stamp the answer with, so
+ * that a mapping call completing meanwhile is never missed.
+ */
+static inline unsigned long vm_watch(void)
+{
+	if (!vm_watched())
+		__atomic_store_n(&shim.vm_watched, 1, __ATOMIC_SEQ_CST);
+	return vm_gen();
+}
+
+/* vm_changed - after a mapping call returned (see vm_gen); errno kept. */
+static inline void vm_changed(void)
+{
+	if (vm_watched())
+		__atomic_fetch_add(&shim.vm_gen, 1, __ATOMIC_SEQ_CST);
 }
 
 #endif /* ADVSHIM_SHIM_H */
