@@ -16,6 +16,9 @@
  * Operations:
  *   anon mmap+munmap        4 pages, MAP_ANONYMOUS
  *   madvise DONTNEED anon   16 untouched pages (pure call cost)
+ *   madvise RANDOM/NORMAL anon  alternately on one 1 MiB anonymous range
+ *                           (advice the adaptive default examines: the
+ *                           kernel's "no file" answer remembered)
  *   posix_madvise RANDOM    one of 64 pages of a registered file mapping (the
  *                           shim rewrites it: table lookup + policy; A
  *                           issues the NORMAL the shim sends)
@@ -46,7 +49,7 @@
 #define MAX_ROUNDS	101
 
 static int fd;
-static char *area, *anon16;
+static char *area, *anon16, *anon1m;
 static void *(*libc_dlsym)(void *, const char *);
 static volatile uintptr_t sink;
 
@@ -88,6 +91,17 @@ static void op_dontneed(int v, long i)
 		syscall(SYS_madvise, anon16, 16 * PG, MADV_DONTNEED);
 	else
 		madvise(anon16, 16 * PG, MADV_DONTNEED);
+}
+
+/* Read hints on anonymous memory, as a JIT or a database's heap sends. */
+static void op_anon_hints(int v, long i)
+{
+	int advice = i & 1 ? MADV_NORMAL : MADV_RANDOM;
+
+	if (!v)
+		syscall(SYS_madvise, anon1m, 256 * PG, advice);
+	else
+		madvise(anon1m, 256 * PG, advice);
 }
 
 /*
@@ -228,9 +242,11 @@ static int setup(void)
 		}
 	anon16 = mmap(NULL, 16 * PG, PROT_READ | PROT_WRITE,
 		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	anon1m = mmap(NULL, 256 * PG, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	h = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
 	libc_dlsym = h ? (void *(*)(void *, const char *))dlsym(h, "dlsym") : NULL;
-	if (anon16 == MAP_FAILED || !libc_dlsym)
+	if (anon16 == MAP_FAILED || anon1m == MAP_FAILED || !libc_dlsym)
 		return -1;
 	return 0;
 }
@@ -251,6 +267,7 @@ int main(int argc, char **argv)
 	       "B/A", "min B/A", "goal (shim)");
 	measure("anon mmap+munmap", op_anon, 2000, rounds, "<= 1.03x");
 	measure("madvise DONTNEED anon", op_dontneed, 20000, rounds, "<= 1.03x");
+	measure("madvise RANDOM/NORMAL anon", op_anon_hints, 20000, rounds, "<= 1.05x");
 	measure("posix_madvise registered", op_posix_madvise, 20000, rounds, "<= 1.05x");
 	measure("posix_madvise same range", op_posix_madvise_same, 20000, rounds, "<= 1.05x");
 	measure("posix_madvise any of 100k", op_posix_madvise_spread, 20000, rounds,

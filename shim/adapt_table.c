@@ -44,7 +44,9 @@
  *    sampler re-applies its first decision to every range.
  */
 #include <errno.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "shim/sampler.h"
 #include "shim/view.h"
@@ -104,20 +106,38 @@ static void walk(void (*visit)(const struct map_node *, void *), void *arg)
 	}
 }
 
-/* The slot of file (@dev, @ino) in @s, added if there is room; or NULL. */
+static void slot_path(struct adapt_snap *s, unsigned int i, const char *path)
+{
+	size_t n = path ? strlen(path) : 0;
+
+	if (n >= ADAPT_PATH_MAX)
+		n = 0;
+	memcpy(s->path[i], path, n);
+	s->path[i][n] = '\0';
+}
+
+/*
+ * The slot of file (@dev, @ino) in @s, added if there is room, with @path
+ * (may be NULL) to read its size again later; or NULL.
+ */
 static struct advshim_adapt_file *file_slot(struct adapt_snap *s, dev_t dev,
-					    ino_t ino, uint64_t size)
+					    ino_t ino, uint64_t size,
+					    const char *path)
 {
 	struct advshim_adapt_file *f;
 	unsigned int i;
 
 	for (i = 0; i < s->nr_files; i++) {
 		f = &s->files[i];
-		if (f->dev == (uint64_t)dev && f->ino == (uint64_t)ino)
-			return f;
+		if (f->dev != (uint64_t)dev || f->ino != (uint64_t)ino)
+			continue;
+		if (!s->path[i][0])
+			slot_path(s, i, path);
+		return f;
 	}
 	if (s->nr_files == ADVSHIM_ADAPT_FILES)
 		return NULL;
+	slot_path(s, s->nr_files, path);
 	f = &s->files[s->nr_files++];
 	*f = (struct advshim_adapt_file){ .dev = dev, .ino = ino, .size = size };
 	return f;
@@ -168,13 +188,26 @@ static void snap_visit(const struct map_node *n, void *arg)
 	add_windows(sw, n->start, n->end);
 	s->bytes += len;
 	s->nr_ranges++;
-	slot = file_slot(s, f->key.dev, f->key.ino, (uint64_t)f->size);
+	slot = file_slot(s, f->key.dev, f->key.ino, (uint64_t)f->size, f->path);
 	if (slot)
 		slot->asked_bytes += len;
 	else
 		s->need += len;	/* beyond the slots: not capped */
 	if (!slot)
 		s->nr_more++;
+}
+
+/* @f's size now, if @path (no lock held) still names that file. */
+static void size_now(struct advshim_adapt_file *f, const char *path)
+{
+	struct stat st;
+	int saved = errno;
+
+	if (path[0] && !syscall(SYS_stat, path, &st) &&
+	    (uint64_t)st.st_dev == f->dev && (uint64_t)st.st_ino == f->ino &&
+	    st.st_size >= 0)
+		f->size = (uint64_t)st.st_size;
+	errno = saved;
 }
 
 void adapt_snapshot(struct adapt_snap *s, const struct adapt_seed *seed,
@@ -192,7 +225,7 @@ void adapt_snapshot(struct adapt_snap *s, const struct adapt_seed *seed,
 			sw.step = 1;
 	}
 	if (seed) {
-		f = file_slot(s, seed->dev, seed->ino, seed->size);
+		f = file_slot(s, seed->dev, seed->ino, seed->size, NULL);
 		f->asked_bytes = seed->bytes;
 		s->bytes = seed->bytes;
 		s->nr_ranges = 1;
@@ -200,6 +233,7 @@ void adapt_snapshot(struct adapt_snap *s, const struct adapt_seed *seed,
 	walk(snap_visit, &sw);
 	for (i = 0; i < s->nr_files; i++) {
 		f = &s->files[i];
+		size_now(f, s->path[i]);
 		s->need += f->asked_bytes < f->size || !f->size ?
 			   f->asked_bytes : f->size;
 	}

@@ -130,6 +130,7 @@ static int resolve_gap(struct walk *w, uintptr_t pos, uintptr_t gap_end,
 	struct kview_vma v;
 	struct shim_file *f = NULL;
 	const struct policy_rule *rule = NULL;
+	unsigned long gen = vm_watch();
 	struct stat st;
 	uintptr_t e;
 	char *del;
@@ -147,8 +148,10 @@ static int resolve_gap(struct walk *w, uintptr_t pos, uintptr_t gap_end,
 	*next = e;
 	shim_log(POLICY_LOG_DEBUG, "kernel view: %#lx-%#lx %s", (unsigned long)v.start,
 		 (unsigned long)v.end, v.path[0] ? v.path : "[anonymous]");
-	if (!v.ino || v.path[0] != '/')
-		return add_piece(w, pos, e, w->call.advice);		/* anonymous */
+	if (!v.ino || v.path[0] != '/') {
+		view_learn_nofile(v.start, v.end, gen);		/* anonymous */
+		return add_piece(w, pos, e, w->call.advice);
+	}
 	del = strstr(v.path, " (deleted)");
 	shim_rdlock();
 	f = files_find(v.dev, v.ino);
@@ -160,8 +163,10 @@ static int resolve_gap(struct walk *w, uintptr_t pos, uintptr_t gap_end,
 	shim_unlock();
 	/* Regular files only (not /dev/zero, sockets, deleted files). */
 	if (del || syscall(SYS_stat, v.path, &st) || !S_ISREG(st.st_mode) ||
-	    st.st_ino != v.ino || st.st_dev != v.dev)
+	    st.st_ino != v.ino || st.st_dev != v.dev) {
+		view_learn_nofile(v.start, v.end, gen);
 		return add_piece(w, pos, e, w->call.advice);
+	}
 	rule = policy_match(shim.policy, v.path);
 	shim_wrlock();
 	f = files_store(&st, v.path, rule);
@@ -316,7 +321,9 @@ int advise_known(void *addr, size_t len, int advice, enum adv_kind kind)
 		return ADV_UNKNOWN;	/* advise_range passes it on as it is */
 	shim_busy++;
 	if (!view_code(pos, end, kind, &to, &quiet)) {
-		to = ADV_UNKNOWN;
+		/* Memory the kernel said holds no file: as it came, uncounted. */
+		to = shim.log_level < POLICY_LOG_DEBUG &&
+		     view_nofile(pos, end) ? advice : ADV_UNKNOWN;
 	} else if (likely(to > ADV_UNKNOWN)) {	/* not ADV_ADAPT either */
 		if (to == ADV_KEEP)
 			to = advice;

@@ -6,8 +6,10 @@
  * JIT heaps make most mmap calls), except MAP_FIXED ones, which may
  * replace a file range the table knows.  The table is updated after a
  * successful mmap/mremap and before munmap (so a concurrent mmap that gets
- * the freed addresses never has its new range removed by us).  errno is
- * what the real call left.
+ * the freed addresses never has its new range removed by us).  Every call
+ * here but a new anonymous mapping moves vm_gen on after the kernel
+ * returned (view_nofile's answers are stamped with it).  errno is what
+ * the real call left.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -112,6 +114,7 @@ static void after_mmap(void *ret, size_t len, int flags, int fd)
 	int saved = errno;
 
 	shim_busy++;
+	vm_changed();
 	if (!(flags & MAP_ANONYMOUS) && fd >= 0)
 		register_file(ret, len, fd);
 	else
@@ -151,6 +154,15 @@ SHIM_EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd, of
 	return ret;
 }
 
+/* The real munmap, then the address space's generation moves on. */
+static int munmap_changed(void *addr, size_t len)
+{
+	int r = call_munmap(addr, len);
+
+	vm_changed();
+	return r;
+}
+
 SHIM_EXPORT int munmap(void *addr, size_t len)
 {
 	uintptr_t s = (uintptr_t)addr, e;
@@ -158,8 +170,11 @@ SHIM_EXPORT int munmap(void *addr, size_t len)
 
 	/* Invalid arguments: the kernel refuses, the table must not change. */
 	if (!shim_active() || !page_aligned(s) || !len || s + len < s ||
-	    !table_nr())
-		return call_munmap(addr, len);
+	    !table_nr()) {
+		if (likely(!vm_watched()))
+			return call_munmap(addr, len);
+		return munmap_changed(addr, len);
+	}
 	saved = errno;
 	e = s + page_up(len);
 	shim_busy++;
@@ -174,7 +189,7 @@ SHIM_EXPORT int munmap(void *addr, size_t len)
 	shim_unlock();
 	shim_busy--;
 	errno = saved;
-	return call_munmap(addr, len);
+	return munmap_changed(addr, len);
 }
 
 /*
@@ -285,14 +300,18 @@ SHIM_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, .
 		new_addr = va_arg(ap, void *);
 		va_end(ap);
 	}
-	if (!shim_active() || !table_nr())
-		return call_mremap(old, old_len, new_len, flags, new_addr);
+	if (!shim_active() || !table_nr()) {
+		ret = call_mremap(old, old_len, new_len, flags, new_addr);
+		vm_changed();
+		return ret;
+	}
 	saved = errno;
 	shim_busy++;
 	remap_before(&m);
 	errno = saved;
 	ret = call_mremap(old, old_len, new_len, flags, new_addr);
 	saved = errno;
+	vm_changed();
 	remap_after(&m, ret);
 	shim_busy--;
 	errno = saved;

@@ -17,6 +17,7 @@
 
 #define ADAPT_WINDOWS		64	/* mincore windows per sample */
 #define ADAPT_WINDOW_PAGES	4	/* pages per window */
+#define ADAPT_PATH_MAX		512	/* longer paths: size not re-read */
 
 /* The group's files and ranges, as one sample sees them. */
 struct adapt_snap {
@@ -27,6 +28,7 @@ struct adapt_snap {
 	unsigned int nr_files;	/* in files[] */
 	unsigned int nr_more;	/* files beyond files[] (counted in need) */
 	struct advshim_adapt_file files[ADVSHIM_ADAPT_FILES];
+	char path[ADVSHIM_ADAPT_FILES][ADAPT_PATH_MAX];	/* "": unknown */
 	unsigned int nr_win;
 	uintptr_t win[ADAPT_WINDOWS];	/* page-aligned window starts */
 	unsigned int win_pages[ADAPT_WINDOWS];
@@ -38,7 +40,11 @@ struct adapt_snap {
  * ADAPT_WINDOWS windows spread evenly over them (@prev_bytes: the bytes of
  * the previous sample, where the windows go; 0: the first ranges).  @seed
  * (may be NULL): a piece being decided that is not tagged yet, counted
- * as if it were.  Takes shim.lock for reading, a leaf at a time.
+ * as if it were.  Each file's size is its size now (stat of its path,
+ * without the lock, when the path still names the same file; else the
+ * size it had when the shim named it): a file growing under its mapping
+ * (LMDB's data file inside a 1 GiB map) is needed as large as it is.
+ * Takes shim.lock for reading, a leaf at a time.
  */
 void adapt_snapshot(struct adapt_snap *s, const struct adapt_seed *seed,
 		    uint64_t prev_bytes) SHIM_HIDDEN;

@@ -42,6 +42,16 @@
  * stamp says.  The one race the stamp cannot close, a call decided here
  * just before a switch re-advises its range and landing after it, is
  * closed by adapt_known()'s re-check after the call (adapt_table.c).
+ *
+ * Memory that holds no file (view_learn_nofile, view_nofile): ranges the
+ * table does not know are asked of the kernel (kview.c: an open, an ioctl
+ * and a close); when the answer is anonymous memory, a device or a deleted
+ * file, the advice keeps the caller's value, and so would the next call
+ * there.  The answer is kept as one of VIEW_NOFILE ranges stamped with
+ * vm_gen(), read before the question: every mapping call the shim sees
+ * that can put a file where such memory was (munmap, mremap, MAP_FIXED,
+ * a file mmap, a fork) moves vm_gen on after the kernel returned, so an
+ * answer older than one of them is never used.
  */
 #include "shim/view.h"
 
@@ -186,4 +196,22 @@ void view_learn(const struct map_node *n)
 		return;		/* not a range of the finger's leaf */
 	x = extent_at(r, nr, (unsigned int)i);
 	extent_keep(&x);
+}
+
+void view_learn_nofile(uintptr_t start, uintptr_t end, unsigned long gen)
+{
+	unsigned int i;
+
+	if (shim_view.nofile_gen != gen) {
+		shim_view.nofile_gen = gen;
+		shim_view.nr_nofile = 0;
+	}
+	if (shim_view.nr_nofile < VIEW_NOFILE) {
+		i = shim_view.nr_nofile++;
+	} else {
+		i = shim_view.nofile_victim;
+		shim_view.nofile_victim = (i + 1) % VIEW_NOFILE;
+	}
+	shim_view.nofile[i].start = start;
+	shim_view.nofile[i].end = end;
 }

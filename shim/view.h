@@ -12,6 +12,7 @@
 #include "shim/shim.h"
 
 #define VIEW_EXTENTS	8
+#define VIEW_NOFILE	4
 
 /*
  * Adjacent table ranges whose files decide alike, [start, end), with the
@@ -31,6 +32,11 @@ struct view {
 	bool again;			/* the last view_find hit the finger */
 	unsigned int nr, last, victim;	/* extents used, last hit, next out */
 	struct view_extent ext[VIEW_EXTENTS];
+	unsigned long nofile_gen;	/* vm_gen() of all nofile[] */
+	unsigned int nr_nofile, nofile_victim;
+	struct {
+		uintptr_t start, end;
+	} nofile[VIEW_NOFILE];		/* no file mapping, said the kernel */
 };
 
 /* This thread's view: written only by it, with shim.lock held. */
@@ -59,6 +65,38 @@ void view_learn(const struct map_node *n) SHIM_HIDDEN;
  * first.  shim.lock held for writing.
  */
 void view_point(uintptr_t addr) SHIM_HIDDEN;
+
+/*
+ * view_learn_nofile - the kernel said [@start, @end) is a mapping of no
+ * regular file (anonymous memory, a device, a deleted file: advice there
+ * keeps the caller's value), in an answer stamped @gen (vm_watch() before
+ * the question).  Remembered for view_nofile(); no lock needed (this
+ * thread's own), never fails.
+ */
+void view_learn_nofile(uintptr_t start, uintptr_t end, unsigned long gen)
+	SHIM_HIDDEN;
+
+/*
+ * view_nofile - without the lock: whether [@start, @end) lies inside a
+ * range the kernel told this thread holds no file, and no mapping call
+ * the shim saw returned since (vm_gen).  Then the advice goes to the
+ * kernel as it came.  A mapping made where such memory was by a call the
+ * shim does not see (brk, the dynamic loader, a raw system call) is taken
+ * for that memory until the shim sees a mapping call: its advice passes
+ * unchanged, as for any range the shim does not know.
+ */
+static inline bool view_nofile(uintptr_t start, uintptr_t end)
+{
+	unsigned int i;
+
+	if (shim_view.nofile_gen != vm_gen())
+		return false;
+	for (i = 0; i < shim_view.nr_nofile; i++)
+		if (shim_view.nofile[i].start <= start &&
+		    end <= shim_view.nofile[i].end)
+			return true;
+	return false;
+}
 
 /* The learnt extent holding [@start, @end), or NULL (helper of view_code). */
 static inline const struct view_extent *view_extent_of(uintptr_t start,

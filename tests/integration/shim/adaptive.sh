@@ -216,6 +216,25 @@ test_exec() {
 	stop
 }
 
+# A file growing under its mapping (LMDB maps 1 GiB over a small data file
+# that grows inside the map): the need follows the file's size.
+test_grow() {
+	limit $((128 * MIB))
+	truncate -s 8K "$tmp/grows"
+	chmod 644 "$tmp/grows"
+	start grow -- "$bin/adaptprog" -m 1024 "$tmp/grows" || return
+	wait_for "a few samples" sampled "$pid"
+	check "grow: an 8 KiB file in a 1 GiB map fits: normal" "$(rr_of "$pid" "$tmp/grows")" '^-$'
+	check "grow: inspect counts the file's size, not the map's" "$("$advshim" inspect "$pid")" \
+		'adaptive: normal \(fits: need 8 KiB = '
+	truncate -s 192M "$tmp/grows"
+	wait_for "rr once the file outgrew the memcg" is_rr "$pid" "$tmp/grows" &&
+		ok "grow: the file grew to 192 MiB in a 128 MiB memcg: rr back"
+	check "grow: inspect's need followed the file" "$("$advshim" inspect "$pid")" \
+		'adaptive: random \(does not fit: need 192 MiB = '
+	stop
+}
+
 # Fail safe: the memcg becomes unreadable for the process (nobody, the
 # usage file mode 000), then readable again.
 test_unreadable() {
@@ -246,6 +265,7 @@ test_nofit
 test_switch
 test_fork
 test_exec
+test_grow
 test_unreadable
 echo "shim adaptive: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -5,7 +5,7 @@
  * while the test changes its memory cgroup and watches the advice in
  * force from outside (/proc/PID/smaps VmFlags, advshim inspect).
  *
- * usage: adaptprog [-t] [-F] [-x] FILE
+ * usage: adaptprog [-t] [-F] [-x] [-m MIB] FILE
  *   -t   advise from a thread that exits right after: no thread of the
  *        process calls the shim again (the sampler must re-decide alone)
  *   -F   then fork a child that waits 1.5 s (past the shim's restart
@@ -14,6 +14,8 @@
  *        parent
  *   -x   then exec this program again (without -x): a new image, a new
  *        shim, which maps and advises afresh
+ *   -m   map MIB MiB whatever the file's size, as LMDB maps its data file
+ *        (which then grows inside the map)
  * Prints "ready PID" once advised, then waits for stdin to reach EOF.
  */
 #include <fcntl.h>
@@ -26,6 +28,7 @@
 #include <unistd.h>
 
 static const char *file;
+static size_t map_bytes;	/* -m: the mapping's length; 0: the file's */
 
 /* Map FILE whole and advise it RANDOM; exits on failure. */
 static void *map_and_advise(void *arg)
@@ -39,12 +42,14 @@ static void *map_and_advise(void *arg)
 		perror(file);
 		exit(1);
 	}
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (!map_bytes)
+		map_bytes = (size_t)st.st_size;
+	p = mmap(NULL, map_bytes, PROT_READ, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED) {
 		perror("mmap");
 		exit(1);
 	}
-	r = posix_madvise(p, (size_t)st.st_size, POSIX_MADV_RANDOM);
+	r = posix_madvise(p, map_bytes, POSIX_MADV_RANDOM);
 	if (r) {
 		fprintf(stderr, "posix_madvise: %d\n", r);
 		exit(1);
@@ -65,13 +70,14 @@ int main(int argc, char **argv)
 	pthread_t t;
 	pid_t pid;
 
-	while ((c = getopt(argc, argv, "tFx")) != -1) {
+	while ((c = getopt(argc, argv, "tFxm:")) != -1) {
 		switch (c) {
 		case 't': thread = 1; break;
+		case 'm': map_bytes = strtoull(optarg, NULL, 10) << 20; break;
 		case 'F': do_fork = 1; break;
 		case 'x': do_exec = 1; break;
 		default:
-			fprintf(stderr, "usage: adaptprog [-t] [-F] [-x] FILE\n");
+			fprintf(stderr, "usage: adaptprog [-t] [-F] [-x] [-m MIB] FILE\n");
 			return 2;
 		}
 	}

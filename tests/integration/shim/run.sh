@@ -297,8 +297,26 @@ test_inspect() {
 	fi
 }
 
+# Advice on anonymous memory: the kernel is asked once, not per call, and
+# its answer is not trusted once a mapping call changed the address space.
+test_nofile() {
+	dd if=/dev/urandom of="$tmp/mib" bs=64k count=16 status=none
+	strace -f -qq -e trace=openat -o "$tmp/anon.strace" \
+		env LD_PRELOAD="$(preload)" "$bin/anonprog" repeat 500 >/dev/null 2>&1
+	n=$(grep -c '/proc/self/maps' "$tmp/anon.strace")
+	if [ "$n" -ge 1 ] && [ "$n" -le 3 ]; then
+		ok "anonymous advice: 1500 calls ask the kernel $n time(s)"
+	else
+		no "anonymous advice: 1500 calls ask the kernel 1-3 times" "asked $n times"
+	fi
+	check "anonymous advice: plain program" "$("$bin/anonprog" reuse "$tmp/mib")" '^rr=1$'
+	check "anonymous advice: a file mapped where anonymous memory was is asked again" \
+		"$(ADVSHIM_CONFIG=$conf/rewrite.conf shim "$bin/anonprog" reuse "$tmp/mib")" '^rr=0$'
+}
+
 test_exports
 test_inspect
+test_nofile
 test_entry_points
 test_fadvise
 test_policies
