@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * fuzz_cgroup.c - any bytes into the adaptive advice's parsers
- * (common/cgroup.c) and its state machine (shim/adapt.c).
+ * (common/cgroup.c) and its state machine (adapt/adapt.c).
  *
  * The first byte picks the target; the rest is its input:
  *   0: /proc/self/cgroup text: a result is NUL-terminated in the buffer,
@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "common/cgroup.h"
-#include "shim/adapt.h"
+#include "adapt/adapt.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

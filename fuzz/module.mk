@@ -27,10 +27,10 @@ FUZZ_CFLAGS	:= $(BASE_CFLAGS) -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link
 FUZZ_LDFLAGS	:= $(FUZZ_SAN) -fsanitize=fuzzer
 
 # Project sources per target (paths from the repo root).
-# The policy checks its `adaptive` group with shim/adapt.c's
+# The policy checks its `adaptive` group with adapt/adapt.c's
 # adapt_params_check() (as POLICY_OBJS links it).
 FUZZ_POLICY_SRCS := $(sort $(wildcard policy/*.c)) common/readfile.c \
-		    common/confcheck.c shim/adapt.c
+		    common/confcheck.c adapt/adapt.c
 FUZZ_SRCS_fuzz_policy_parse := fuzz/fuzz_policy_parse.c $(FUZZ_POLICY_SRCS)
 FUZZ_SRCS_fuzz_policy_match := fuzz/fuzz_policy_match.c $(FUZZ_POLICY_SRCS)
 FUZZ_SRCS_fuzz_maptable	:= fuzz/fuzz_maptable.c shim/maptable.c \
@@ -40,7 +40,7 @@ FUZZ_SRCS_fuzz_memstat	:= fuzz/fuzz_memstat.c common/memstat.c \
 			   common/iostat.c common/smaps.c
 FUZZ_SRCS_fuzz_ab_exp	:= fuzz/fuzz_ab_exp.c tools/ab/exp_parse.c tools/ab/exp_get.c \
 			   tools/ab/exp_arm.c tools/ab/exp_subst.c $(FUZZ_POLICY_SRCS)
-FUZZ_SRCS_fuzz_cgroup	:= fuzz/fuzz_cgroup.c common/cgroup.c shim/adapt.c
+FUZZ_SRCS_fuzz_cgroup	:= fuzz/fuzz_cgroup.c common/cgroup.c adapt/adapt.c
 FUZZ_LIBS_fuzz_policy_parse := $(CONFIG_LIBS)
 FUZZ_LIBS_fuzz_policy_match := $(CONFIG_LIBS)
 FUZZ_LIBS_fuzz_ab_exp	:= $(CONFIG_LIBS)

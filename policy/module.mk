@@ -3,11 +3,11 @@
 POLICY_SRCS	:= $(wildcard policy/*.c)
 # The libconfig checks the parser reports through (common/confcheck.c) go
 # into the archive too: libadvshim.so links this archive alone.  So does
-# the adaptive advice's state machine (shim/adapt.c, pure): the parser
+# the adaptive advice's state machine (adapt/adapt.c, pure): the parser
 # checks the `adaptive` group with its adapt_params_check(), and the shim
-# (which leaves adapt.c out of its own objects) gets it from here.
+# gets it from here.  adapt/ is a leaf: it includes nothing of the project.
 POLICY_OBJS	:= $(POLICY_SRCS:%.c=$(OBJ)/%.o) $(OBJ)/common/confcheck.o \
-		   $(OBJ)/shim/adapt.o
+		   $(OBJ)/adapt/adapt.o
 
 $(POLICY_LIB): $(POLICY_OBJS)
 	@mkdir -p $(dir $@)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * parse_adaptive.c - the `adaptive` group of a policy: the thresholds of
- * the adaptive choice between MADV_RANDOM and normal advice (shim/adapt.h
+ * the adaptive choice between MADV_RANDOM and normal advice (adapt/adapt.h
  * says what each one does, docs/adaptive.md where the defaults come
  * from) and the sampler's interval.
  *

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "shim/adapt.h"
+#include "adapt/adapt.h"
 
 /* The two advice families: madvise()/posix_madvise(), and posix_fadvise(). */
 enum adv_family {
@@ -48,7 +48,7 @@ enum adv_act {
 	ADV_ACT_REWRITE,	/* issue `to` instead */
 	ADV_ACT_SKIP,		/* issue nothing, report success */
 	ADV_ACT_ADAPT,		/* madvise random only: keep RANDOM or issue
-				   normal, chosen at run time (shim/adapt.c) */
+				   normal, chosen at run time (adapt/adapt.c) */
 };
 
 struct adv_action {
@@ -85,7 +85,7 @@ struct policy_rule {
 
 /*
  * The `adaptive` group: the decision's thresholds (struct adapt_params,
- * shim/adapt.h, checked with adapt_params_check) and the sampler's
+ * adapt/adapt.h, checked with adapt_params_check) and the sampler's
  * interval.  Defaults when the group is absent: adapt_params_default(),
  * ADAPT_INTERVAL_MS.
  */

@@ -1,7 +1,7 @@
 # shim/: libadvshim.so, the LD_PRELOAD library, its unit and integration tests.
-# shim/adapt.c (the adaptive decision, pure) is archived in libadvpolicy.a,
-# whose parser validates its parameters (policy/module.mk).
-SHIM_C_SRCS	:= $(filter-out shim/adapt.c,$(wildcard shim/*.c))
+# The adaptive decision (adapt/adapt.c, pure, a leaf) comes in through
+# libadvpolicy.a, whose parser validates its parameters (policy/module.mk).
+SHIM_C_SRCS	:= $(wildcard shim/*.c)
 SHIM_S_SRCS	:= $(wildcard shim/*.S)
 SHIM_OBJS	:= $(SHIM_C_SRCS:%.c=$(OBJ)/%.o) $(SHIM_S_SRCS:%.S=$(OBJ)/%.o)
 SHIM_MAP	:= shim/libadvshim.map

@@ -69,7 +69,7 @@ extern int files_oom;
 #include <uthash.h>
 
 #include "policy/policy.h"
-#include "shim/adapt.h"
+#include "adapt/adapt.h"
 #include "shim/maptable.h"
 #include "shim/page.h"
 #include "shim/stats_layout.h"

@@ -83,7 +83,7 @@ struct advshim_adapt_switch {
 };
 
 /*
- * The adaptive advice (shim/adapt.h): the last verdict with the numbers it
+ * The adaptive advice (adapt/adapt.h): the last verdict with the numbers it
  * used, counters, the last switches and the group's files.  One writer
  * (the sampler); `seq` is odd while it writes: a reader copies the struct,
  * and retries when seq was odd or changed meanwhile.

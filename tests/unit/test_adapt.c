@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_adapt.c - the adaptive advice's state machine (shim/adapt.c) fed
+ * test_adapt.c - the adaptive advice's state machine (adapt/adapt.c) fed
  * timelines: fits, does not fit, flapping at the boundary that the
  * hysteresis must suppress, a limit raised and lowered mid-run, normal
  * advice thrashing in the band, a cold read, unreadable figures, no
@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "shim/adapt.h"
+#include "adapt/adapt.h"
 
 #define MIB		(1024ULL * 1024)
 #define LIMIT		(128 * MIB)

@@ -1,7 +1,7 @@
 # tools/adapt: the adaptive advice's lab instruments and unit tests
 # adapt-probe measures what a process can see of
 # its memory cgroup and its files' residency; adapt-replay runs the
-# decision state machine (shim/adapt.c) over a recorded timeline.
+# decision state machine (adapt/adapt.c) over a recorded timeline.
 ADAPT_PROBE	:= $(BUILD)/adapt-probe
 ADAPT_CG_OBJS	:= $(OBJ)/common/cgroup.o $(OBJ)/common/cgroup_read.o $(OBJ)/common/readbuf.o
 TARGETS		+= $(ADAPT_PROBE)
@@ -14,7 +14,7 @@ $(ADAPT_PROBE): $(OBJ)/tools/adapt/probe.o $(ADAPT_CG_OBJS)
 ADAPT_UNIT	:= $(BUILD)/tests/test_adapt $(BUILD)/tests/test_adapt_cgroup
 TARGETS		+= $(ADAPT_UNIT)
 
-$(BUILD)/tests/test_adapt: $(OBJ)/tests/unit/test_adapt.o $(OBJ)/shim/adapt.o
+$(BUILD)/tests/test_adapt: $(OBJ)/tests/unit/test_adapt.o $(OBJ)/adapt/adapt.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CRITERION_LIBS)
 
@@ -32,5 +32,5 @@ check-adapt: $(ADAPT_UNIT)
 ADAPT_REPLAY	:= $(BUILD)/adapt-replay
 TARGETS		+= $(ADAPT_REPLAY)
 
-$(ADAPT_REPLAY): $(OBJ)/tools/adapt/replay.o $(OBJ)/shim/adapt.o
+$(ADAPT_REPLAY): $(OBJ)/tools/adapt/replay.o $(OBJ)/adapt/adapt.o
 	$(CC) $(ALL_LDFLAGS) -o $@ $^

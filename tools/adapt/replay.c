@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * replay.c - adapt-replay: run the adaptive advice's state machine
- * (shim/adapt.c) over a timeline recorded by tools/adapt/lab/arm.sh
+ * (adapt/adapt.c) over a timeline recorded by tools/adapt/lab/arm.sh
  * (samples.tsv), to see what the shim would have chosen, when, and why.
  *
  *   adapt-replay [-q] [-s] [-P NAME=VALUE]... SAMPLES.TSV
@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "shim/adapt.h"
+#include "adapt/adapt.h"
 
 #define MAX_COLS 64
 

@@ -14,7 +14,7 @@
 
 #include "common/clock.h"
 #include "common/json.h"
-#include "shim/adapt.h"
+#include "adapt/adapt.h"
 #include "tools/cli/inspect.h"
 
 #define MIB	(1024.0 * 1024.0)

@@ -25,7 +25,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "shim/adapt.h"
+#include "adapt/adapt.h"
 
 #define RATIO_CAP	100000u		/* % shown when capacity is ~0 */
 #define MIB		(1024 * 1024)

@@ -4,8 +4,9 @@
  * normal advice, re-made from samples of what the process can measure
  * (issue 13; the rule and its reasons are in docs/adaptive.md).
  *
- * A pure state machine: no I/O, no clock, no allocation, no globals, no
- * errno.  Its caller (the shim's sampler) reads the memory cgroup and the
+ * A leaf of the tree (adapt/ includes nothing of the project; policy/,
+ * shim/ and the tools use it).  A pure state machine: no I/O, no clock,
+ * no allocation, no globals, no errno.  Its caller (the shim's sampler) reads the memory cgroup and the
  * files' residency, stamps each sample with a monotonic time, and applies
  * the choice when a step says `switched`.  One state per decision group:
  * the adaptive files of one process, which share its memory cgroup.
@@ -14,8 +15,8 @@
  * sampler); readers of the verdict for `advshim inspect` copy it under
  * the caller's lock.
  */
-#ifndef ADVSHIM_SHIM_ADAPT_H
-#define ADVSHIM_SHIM_ADAPT_H
+#ifndef ADVSHIM_ADAPT_ADAPT_H
+#define ADVSHIM_ADAPT_ADAPT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -149,4 +150,4 @@ const char *adapt_reason_name(enum adapt_reason r);
  */
 size_t adapt_describe(const struct adapt_verdict *v, char *buf, size_t size);
 
-#endif /* ADVSHIM_SHIM_ADAPT_H */
+#endif /* ADVSHIM_ADAPT_ADAPT_H */
