@@ -180,7 +180,6 @@ static void atfork_child(void)
 	if (!fork_locked)
 		return;
 	fork_locked = 0;
-	log_after_fork();
 	vm_changed();		/* MADV_DONTFORK ranges are holes here */
 	stats_after_fork();
 	/* Still as the lock's writer: forget what this child did not get. */

@@ -7,18 +7,18 @@
  * by an allocator) and written with a single raw write so concurrent
  * threads' lines do not interleave.  Off except warnings by default.
  *
- * Where a line goes (README "Logging"):
- *  - A file target is opened at the first line written (none at level
- *    off, none for a process that logs nothing), O_APPEND | O_CLOEXEC, and
- *    moved to the lowest free number at or above shim_fd_floor(), so the
- *    application's own opens keep getting the numbers they expect.  Its
- *    (dev, ino) is kept and checked with fstat before every line: an
- *    application that closed the number and reused it (closerange, dup2)
- *    keeps its file, and the shim opens its own again.  When no number at
- *    or above the floor can be had, or in a thread with a private
- *    descriptor table (the sampler), each line opens, writes and closes.
- *    A target that cannot be opened is said once on stderr; its lines go
- *    there.
+ * Where a line goes (README "Logging"), holding no descriptor between
+ * lines: a program that lists its own descriptors (CPython's
+ * test_subprocess does, in every child) must find only its own, and one
+ * that closes or reuses any number must lose nothing to the shim.
+ *  - A file target is opened for each line, O_APPEND | O_CLOEXEC, written
+ *    once and closed: a line costs an openat and a close more, and lines
+ *    are rare below level debug (a file's first rewrite).  The number is
+ *    the caller's thread's for the length of the write, as for any libc
+ *    call that opens a file; the sampler opens in a table of its own.  A
+ *    target that cannot be opened is said once on stderr; its lines go
+ *    there.  Nothing is opened for a process that logs nothing (level
+ *    off).
  *  - stderr is fd 2 only while fd 2 is the file it was when the shim
  *    started (log_init): a process that closed it and reused the number
  *    gets no shim line in its file.  The shim never holds a copy of fd 2
@@ -31,7 +31,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "shim/shim.h"
@@ -50,12 +49,9 @@ struct file_id {
 
 static struct {
 	char target[PATH_MAX];		/* "" : stderr */
-	int fd;				/* atomic: the target's, or -1 */
-	struct file_id fd_id;		/* atomic fields: what fd was opened on */
-	struct file_id err_id;		/* fd 2 at log_start; 0: none */
-	int opening;			/* atomic: one thread opens at a time */
+	struct file_id err_id;		/* fd 2 at log_init; 0: none */
 	int failed;			/* atomic: the target cannot be opened */
-} lg = { .fd = -1 };
+} lg;
 
 __thread int shim_fd_private __attribute__((tls_model("initial-exec")));
 
@@ -80,48 +76,10 @@ static bool fd_is(int fd, const struct file_id *id)
 	       now.ino == __atomic_load_n(&id->ino, __ATOMIC_RELAXED);
 }
 
-int shim_fd_floor(void)
-{
-	struct rlimit rl;
-	rlim_t top = SHIM_FD_FLOOR + 16;
-
-	if (!syscall(SYS_getrlimit, RLIMIT_NOFILE, &rl) && rl.rlim_cur < top)
-		return rl.rlim_cur > 32 ? (int)(rl.rlim_cur - 16) : -1;
-	return SHIM_FD_FLOOR;
-}
-
-int shim_fd_move_high(int fd)
-{
-	int floor = shim_fd_floor(), hi = -1;
-
-	if (fd >= 0 && floor >= 0)
-		hi = (int)syscall(SYS_fcntl, fd, F_DUPFD_CLOEXEC, floor);
-	if (fd >= 0)
-		sys_close(fd);
-	return hi;
-}
-
 static int open_target(void)
 {
 	return (int)syscall(SYS_openat, AT_FDCWD, lg.target,
 			    O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-}
-
-/* Open the target above the floor for every later line; -1 if not. */
-static int open_kept(void)
-{
-	struct file_id id;
-	int fd = shim_fd_move_high(open_target());
-
-	if (fd < 0 || !fd_id_get(fd, &id)) {
-		if (fd >= 0)
-			sys_close(fd);
-		return -1;
-	}
-	__atomic_store_n(&lg.fd_id.dev, id.dev, __ATOMIC_RELAXED);
-	__atomic_store_n(&lg.fd_id.ino, id.ino, __ATOMIC_RELAXED);
-	__atomic_store_n(&lg.fd, fd, __ATOMIC_RELEASE);
-	return fd;
 }
 
 static void write_stderr(const char *line, size_t n)
@@ -164,24 +122,8 @@ static void target_failed(int err)
 
 static void write_file(const char *line, size_t n)
 {
-	int fd = __atomic_load_n(&lg.fd, __ATOMIC_ACQUIRE), zero = 0;
+	int fd = open_target();
 
-	if (fd >= 0 && !shim_fd_private && fd_is(fd, &lg.fd_id)) {
-		(void)!sys_write(fd, line, n);
-		return;
-	}
-	if (!shim_fd_private &&
-	    __atomic_compare_exchange_n(&lg.opening, &zero, 1, false,
-					__ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-		fd = open_kept();
-		__atomic_store_n(&lg.opening, 0, __ATOMIC_RELEASE);
-		if (fd >= 0) {
-			(void)!sys_write(fd, line, n);
-			return;
-		}
-	}
-	/* Per line: a private table, a racing open, or no number left high. */
-	fd = open_target();
 	if (fd < 0) {
 		target_failed(errno);
 		write_stderr(line, n);
@@ -208,12 +150,6 @@ void log_set_target(const char *target)
 		n = 0;		/* cannot be a path: stderr */
 	memcpy(lg.target, target, n);
 	lg.target[n] = '\0';
-}
-
-void log_after_fork(void)
-{
-	/* The forking thread may have been opening: nobody is now. */
-	__atomic_store_n(&lg.opening, 0, __ATOMIC_RELAXED);
 }
 
 void shim_log(int level, const char *fmt, ...)

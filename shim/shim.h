@@ -276,31 +276,9 @@ int call_posix_fadvise(int fd, off_t off, off_t len, int advice) SHIM_HIDDEN;
 int call_posix_fadvise64(int fd, off_t off, off_t len, int advice) SHIM_HIDDEN;
 
 /* --- log.c: where lines go and which descriptors that takes (log.c) */
-/*
- * The lowest number the shim's own long-lived descriptors take (the log
- * file): far above what programs open, below the usual RLIMIT_NOFILE of
- * 1024.  shim_fd_floor() lowers it under a smaller limit.
- */
-#define SHIM_FD_FLOOR	1000
-
 /* Non-zero in a thread with a descriptor table of its own (the sampler). */
 extern __thread int shim_fd_private
 	__attribute__((tls_model("initial-exec"))) SHIM_HIDDEN;
-
-/*
- * shim_fd_floor - SHIM_FD_FLOOR, or 16 below RLIMIT_NOFILE's soft limit
- * when that is lower than SHIM_FD_FLOOR + 16; -1 when the limit is 32 or
- * less (then nothing is kept open).  errno may change.
- */
-int shim_fd_floor(void) SHIM_HIDDEN;
-
-/*
- * shim_fd_move_high - @fd (the shim's, just opened; may be -1) moved to
- * the lowest free number at or above shim_fd_floor(), close-on-exec; @fd
- * itself is closed in any case.  Returns the new number, or -1 (errno set)
- * when none can be had.
- */
-int shim_fd_move_high(int fd) SHIM_HIDDEN;
 
 /*
  * log_init - remember which file fd 2 is now (the stderr target writes to
@@ -311,21 +289,18 @@ void log_init(void) SHIM_HIDDEN;
 
 /*
  * log_set_target - the policy's log.target: an absolute path (copied; the
- * file is opened at the first line written) or anything else for stderr.
+ * file is opened for each line written) or anything else for stderr.
  * Called by shim_init before any other thread can log through the target.
  */
 void log_set_target(const char *target) SHIM_HIDDEN;
 
-/* log_after_fork - in a fork child: no thread is opening the target. */
-void log_after_fork(void) SHIM_HIDDEN;
-
 /*
  * shim_log - one line "advshim[PID]: ..." at @level (enum
  * policy_log_level) if the level in force allows it: formatted on the
- * stack, one write(2) to the log target, truncated to 1 KiB.  The target
- * is opened here at the first line (see log.c for the descriptor rules);
- * never writes to a descriptor that is not the shim's file or the fd 2 of
- * the shim's start.  No malloc, no lock (callers may hold shim.lock),
+ * stack, one write(2) to the log target, truncated to 1 KiB.  A file
+ * target is opened and closed around each line (log.c: the shim holds no
+ * descriptor); fd 2 is written only while it is the file of the shim's
+ * start.  No malloc, no lock (callers may hold shim.lock),
  * errno preserved, write errors ignored.
  */
 void shim_log(int level, const char *fmt, ...)
