@@ -9,7 +9,7 @@
  * file's first rewrite or skip only (shim_file.logged); the debug log
  * names every call.
  */
-#include "shim/shim.h"
+#include "shim/calls.h"
 
 int decide_code(enum adv_family family, struct adv_action a)
 {

@@ -21,7 +21,7 @@
 #include <errno.h>
 #include <sys/mman.h>
 
-#include "shim/shim.h"
+#include "shim/calls.h"
 
 /* The page range of a madvise call, false if the kernel refuses it. */
 static bool page_range(void *addr, size_t len, uintptr_t *s, uintptr_t *e)

@@ -11,7 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 
-#include "shim/shim.h"
+#include "shim/calls.h"
 
 /*
  * The advice to issue for regular file @st open on @fd (ADV_SKIP: none):

@@ -19,7 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "shim/shim.h"
+#include "shim/calls.h"
 
 int files_oom;
 

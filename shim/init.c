@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 
-#include "shim/shim.h"
+#include "shim/calls.h"
 
 #if defined(__SANITIZE_THREAD__)
 #define SHIM_TSAN 1

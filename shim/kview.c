@@ -17,7 +17,7 @@
 #include <sys/ioctl.h>
 #include <sys/sysmacros.h>
 
-#include "shim/shim.h"
+#include "shim/calls.h"
 
 /* From include/uapi/linux/fs.h (6.11); Debian 12's headers predate it. */
 struct procmap_query {

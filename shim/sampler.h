@@ -13,7 +13,7 @@
 #ifndef ADVSHIM_SAMPLER_H
 #define ADVSHIM_SAMPLER_H
 
-#include "shim/shim.h"
+#include "shim/calls.h"
 
 #define ADAPT_WINDOWS		64	/* mincore windows per sample */
 #define ADAPT_WINDOW_PAGES	4	/* pages per window */

@@ -9,7 +9,7 @@
 
 #include <errno.h>
 
-#include "shim/shim.h"
+#include "shim/calls.h"
 
 #define VIEW_EXTENTS	8
 #define VIEW_NOFILE	4

@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "shim/shim.h"
+#include "shim/calls.h"
 
 #define PG 4096L
 
