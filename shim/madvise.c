@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <sys/mman.h>
 
-#include "shim/view.h"
+#include "shim/adapt_known.h"
 
 /*
  * Whether to examine advice @kind (some rule acts on it), counting the

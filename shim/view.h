@@ -7,8 +7,6 @@
 #ifndef ADVSHIM_VIEW_H
 #define ADVSHIM_VIEW_H
 
-#include <errno.h>
-
 #include "shim/calls.h"
 
 #define VIEW_EXTENTS	8
@@ -140,41 +138,6 @@ static inline bool view_code(uintptr_t start, uintptr_t end,
 	*code = x->code[kind];
 	*quiet = x->quiet;
 	return true;
-}
-
-/*
- * adapt_known - RANDOM advice @advice on [@addr, @addr + @len), ranges of
- * adaptive files asked RANDOM that this thread's view knows (advise_known
- * said ADV_ADAPT; the view's generation still current): issue the group's
- * choice without the lock, counted like a decided piece, then re-check the
- * generation: if it moved meanwhile (a switch may have re-advised the
- * range before this call landed), redo the call through advise_range()
- * so that the range ends with the group's current choice.  Returns what
- * the call returns (@posix: posix_madvise's contract, else madvise's).
- * Inline: it is the whole of the known-range RANDOM call's path after
- * advise_known(), and a call frame here cost a quarter of its
- * instructions.
- */
-static inline int adapt_known(void *addr, size_t len, int advice,
-			      bool posix)
-{
-	unsigned long gen = shim_view.gen;	/* the extent's, just checked */
-	int to = adapt_random_code(advice), r;
-	size_t l = to == advice ? len : page_up(len);
-
-	decide_count(advice, to);
-	if (posix)
-		r = call_posix_madvise(addr, l, to);
-	else
-		r = call_madvise(addr, l, to) ? errno : 0;
-	if (unlikely(table_gen() != gen)) {
-		/* A switch (or any change) came in between: again, locked. */
-		r = advise_range(addr, len, advice, ADV_RANDOM, posix);
-	}
-	if (posix || !r)
-		return r;
-	errno = r;
-	return -1;
 }
 
 #endif /* ADVSHIM_VIEW_H */

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "shim/sampler.h"
-#include "shim/view.h"
+#include "shim/adapt_known.h"
 #include "tests/unit/shim_unit.h"
 
 TestSuite(adapt, .init = unit_init, .fini = unit_fini);
