@@ -1,7 +1,8 @@
 # advshim: one non-recursive Makefile.
 #
 #   make                 build everything (libraries, programs, test programs)
-#   make check-fast      the inner loop, about a minute: build, then the unit
+#   make check-fast      the inner loop, about a minute: build (without the
+#                        Maven-built Java tools: MAVEN=0), then the unit
 #                        and integration tests (CHECK_FAST_TARGETS), two at
 #                        a time (CHECK_JOBS=2), each one's output in one
 #                        piece: common, policy and the CLI, shim unit and
@@ -71,6 +72,9 @@ DESTDIR		?=
 SANITIZER	?=
 # WERROR=1 turns warnings into errors (CI sets it).
 WERROR		?=
+# MAVEN=0 leaves the Maven-built Java tools out of `all` (check-fast does:
+# resolving a fresh ~/.m2 takes minutes); their own targets still build them.
+MAVEN		?= 1
 
 CFLAGS		?= -O2 -g
 WARNINGS	:= -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \

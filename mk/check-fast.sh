@@ -1,8 +1,9 @@
 #!/bin/sh
 # check-fast.sh "MAKE" JOBS BUILD TARGET...
 #
-# The inner loop (make check-fast): builds everything (make all: every
-# check's programs are in TARGETS), then runs the check TARGETs, JOBS at
+# The inner loop (make check-fast): builds everything but the Maven-built
+# Java tools (make all MAVEN=0: every fast check's programs are in TARGETS;
+# no fast check runs them), then runs the check TARGETs, JOBS at
 # a time (make -jJOBS schedules them; each through mk/check-one.sh, which
 # prints its output in one piece), going on after a failure.  The checks
 # that took longest last time (BUILD/check-fast.times) start first.  Ends
@@ -20,7 +21,7 @@ case " ${MAKEFLAGS:-} " in
 *jobserver*) jflag= ;;
 *) jflag=-j$jobs ;;
 esac
-if ! $make_cmd $jflag all; then
+if ! $make_cmd $jflag all MAVEN=0; then
 	echo "check-fast: the build failed; no check ran"
 	exit 1
 fi

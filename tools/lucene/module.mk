@@ -17,7 +17,9 @@ LUCENE_BUILD_FILES := tools/lucene/pom.xml tools/lucene/build.sh \
 		   tools/lucene/find-jdk.sh tools/lucene/advshim-lucene.in
 # Changing LUCENE_VERSION rebuilds: the stamp's name holds the version.
 LUCENE_STAMP	:= $(BUILD)/lucene/want-$(LUCENE_VERSION)
+ifneq ($(MAVEN),0)
 TARGETS		+= $(LUCENE_JAR)
+endif
 
 $(LUCENE_STAMP):
 	@mkdir -p $(dir $@)
