@@ -112,7 +112,8 @@ static void slot_path(struct adapt_snap *s, unsigned int i, const char *path)
 
 	if (n >= ADAPT_PATH_MAX)
 		n = 0;
-	memcpy(s->path[i], path, n);
+	if (n)
+		memcpy(s->path[i], path, n);
 	s->path[i][n] = '\0';
 }
 
