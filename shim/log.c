@@ -66,14 +66,12 @@ static bool fd_id_get(int fd, struct file_id *id)
 	return true;
 }
 
-/* Whether @fd is open on the file @id names. */
+/* Whether @fd is open on the file @id names (@id: written once, at init). */
 static bool fd_is(int fd, const struct file_id *id)
 {
 	struct file_id now;
 
-	return fd_id_get(fd, &now) &&
-	       now.dev == __atomic_load_n(&id->dev, __ATOMIC_RELAXED) &&
-	       now.ino == __atomic_load_n(&id->ino, __ATOMIC_RELAXED);
+	return fd_id_get(fd, &now) && now.dev == id->dev && now.ino == id->ino;
 }
 
 static int open_target(void)
@@ -148,7 +146,8 @@ void log_set_target(const char *target)
 
 	if (n >= sizeof(lg.target))
 		n = 0;		/* cannot be a path: stderr */
-	memcpy(lg.target, target, n);
+	if (n)
+		memcpy(lg.target, target, n);
 	lg.target[n] = '\0';
 }
 
