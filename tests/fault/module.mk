@@ -27,6 +27,7 @@ check-fault: $(FAULT_CALLS) $(FAULT_MALLOC) $(FAULT_WATCH) $(SHIM_LIB) \
 	     $(WATCH_BIN) $(WATCH_PLAYER)
 	@rc=0; \
 	sh tests/fault/run_shim.sh $(BUILD) || rc=1; \
+	FAULT_POLICY=adaptive sh tests/fault/run_shim.sh $(BUILD) || rc=1; \
 	sh tests/fault/run_watch.sh $(BUILD) || rc=1; \
 	exit $$rc
 

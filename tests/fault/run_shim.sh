@@ -24,10 +24,17 @@ T=$(mktemp -d /tmp/advshim-fault.XXXXXX) || exit 1
 T=$(realpath "$T")
 trap 'rm -rf "$T"' EXIT INT TERM
 dd if=/dev/urandom of="$T/data.vec" bs=4k count=16 status=none
+# FAULT_POLICY=rewrite (the default here) or adaptive: the embedded
+# default's rule, whose first RANDOM call samples the memory cgroup and
+# starts the sampler thread under the same faults.
+case ${FAULT_POLICY:-rewrite} in
+adaptive) action=adaptive ;;
+*) action=normal ;;
+esac
 cat >"$T/policy.conf" <<EOC
 version = 1;
 log = { level = "warn"; target = "stderr"; };
-rules = ( { name = "all-random-normal"; match = "**"; random = "normal"; } );
+rules = ( { name = "all-random-$action"; match = "**"; random = "$action"; } );
 EOC
 printf 'version = 1;\nrules = ( { match = [ "**" ; } );\n' >"$T/bad.conf"
 pass=0
@@ -147,7 +154,7 @@ else
 	judge proc-self-fd-hidden "same calls; readlink /proc/self/fd fails"
 fi
 
-echo "shim fault matrix (case | expected | seen):"
+echo "shim fault matrix, policy ${FAULT_POLICY:-rewrite} (case | expected | seen):"
 cat "$MATRIX"
-echo "fault[shim]: $pass passed, $fail failed"
+echo "fault[shim, ${FAULT_POLICY:-rewrite}]: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
