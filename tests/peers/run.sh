@@ -52,8 +52,13 @@ fi
 tmp=$(mktemp -d /tmp/advshim-peers.XXXXXX) || exit 1
 tmp=$(realpath "$tmp")
 pids=
+# The background jobs are subshells waiting for timeout(1), which passes
+# a TERM on to the suite it runs.
 cleanup() {
-	for p in $pids; do kill -- "$p" 2>/dev/null; done
+	local p
+	for p in $pids; do
+		kill $(ps -o pid= --ppid "$p" 2>/dev/null) "$p" 2>/dev/null
+	done
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -154,6 +159,9 @@ wait
 pids=
 t1=$(date +%s)
 echo "peers: regrtest done in $((t1 - t0)) s"
+for c in plain $configs control; do
+	echo "peers[$c]: regrtest exit $(cat "$tmp/$c/py.rc" 2>/dev/null || echo '?'), $(grep -h '^Total duration' "$tmp/$c/py.out" | tail -n 1)"
+done
 
 echo "peers: stress-ng $(stress-ng --version | awk '{ print $3 }'): $stressors, --verify -t $secs"
 for c in plain $configs; do

@@ -22,6 +22,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 MODULE_LINE = re.compile(r"\[\s*\d+/\d+(?:/\d+)?\] (test_\w+) (.+)$")
+MAX_LISTED = 40        # DIFF lines printed per configuration
 DURATION = re.compile(r"\s*\((?:\d+ min )?\d+(?:\.\d+)? sec\)")
 
 
@@ -212,8 +213,12 @@ def main(argv):
         if not c.modules:
             print("peers[%s]: FAILED: no test module verdicts" % c.name)
             ok = False
-        for _, d in diffs[c.name]:
+        for _, d in diffs[c.name][:MAX_LISTED]:
             print("peers[%s]: DIFF %s" % (c.name, d))
+        if len(diffs[c.name]) > MAX_LISTED:
+            print("peers[%s]: ... and %d more DIFFs (results directory)" %
+                  (c.name, len(diffs[c.name]) - MAX_LISTED))
+        if diffs[c.name]:
             ok = False
     if control:
         d = diffs[control]
