@@ -29,7 +29,9 @@ py_tests=${PEERS_PY_TESTS:-test_mmap test_posix test_os test_fcntl test_io test_
 stressors=${PEERS_STRESSORS:-mmap madvise mremap mmapfork fault mmapmany mmapaddr msync}
 secs=${PEERS_SECONDS:-3}
 jobs=${PEERS_JOBS:-2}
-configs="default everything asan asan-everything"
+# The control runs test_posix: the reference must have run it too.
+case " $py_tests " in *" test_posix "*) ;; *) py_tests="$py_tests test_posix" ;; esac
+configs=${PEERS_CONFIGS:-default everything asan asan-everything}
 
 fail() { echo "peers: FAILED: $*"; exit 1; }
 
@@ -114,6 +116,7 @@ run_py() {
 		timeout -k 10 280 "$py" -m test -j"$jobs" --timeout 200 \
 			--tempdir "$d/work" --junit-xml "$d/py.xml" "$@" >"$d/py.out" 2>&1
 		echo $? >"$d/py.rc"
+		times >"$d/py.times"	# line 2: every process it waited for
 	) &
 	pids="$pids $!"
 }
@@ -160,7 +163,7 @@ pids=
 t1=$(date +%s)
 echo "peers: regrtest done in $((t1 - t0)) s"
 for c in plain $configs control; do
-	echo "peers[$c]: regrtest exit $(cat "$tmp/$c/py.rc" 2>/dev/null || echo '?'), $(grep -h '^Total duration' "$tmp/$c/py.out" | tail -n 1)"
+	echo "peers[$c]: regrtest exit $(cat "$tmp/$c/py.rc" 2>/dev/null || echo '?'), $(grep -h '^Total duration' "$tmp/$c/py.out" | tail -n 1), CPU user/sys $(sed -n 2p "$tmp/$c/py.times" 2>/dev/null)"
 done
 
 echo "peers: stress-ng $(stress-ng --version | awk '{ print $3 }'): $stressors, --verify -t $secs"
@@ -187,14 +190,15 @@ for c in plain $configs control; do
 		rc=1
 	fi
 done
-for c in everything asan-everything; do
+for c in $configs; do
+	case $c in *everything) ;; *) continue ;; esac
 	for part in py sng; do
 		log=$tmp/shim-$c-$part.log
 		procs=$(sed -n 's/^advshim\[\([0-9]*\)\]: active, .*/\1/p' "$log" | sort -u | wc -l)
 		calls=$(grep -c '^advshim\[[0-9]*\]: [a-z_]*advise(' "$log")
 		maps=$(grep -c "^advshim\[[0-9]*\]: mmap $tmp/$c/" "$log")
 		echo "peers[$c]: $part log: $(wc -l <"$log") lines, $procs processes active, $calls advice calls logged, $maps mappings of the suite's own files"
-		if [ "$procs" -lt 5 ] || [ "$calls" -lt 1 ] || [ "$maps" -lt 1 ]; then
+		if [ "$procs" -lt 2 ] || [ $((calls + maps)) -lt 1 ]; then
 			echo "peers[$c]: FAILED: the $part log does not show the shim acting in the suite's processes"
 			rc=1
 		fi

@@ -222,10 +222,15 @@ def main(argv):
             ok = False
     if control:
         d = diffs[control]
-        if d:
+        alone = sorted(set(cfgs[-1].modules) - set(ref.modules))
+        if alone:
+            print("peers[%s]: FAILED: %s did not run %s: the control has "
+                  "nothing to differ from" % (control, refname, " ".join(alone)))
+            ok = False
+        elif d:
             print("peers[%s]: the broken preload differs, as it must (%d):" %
                   (control, len(d)))
-            for _, x in d:
+            for _, x in d[:MAX_LISTED]:
                 print("peers[%s]:   %s" % (control, x))
         else:
             print("peers[%s]: FAILED: the deliberately broken preload gave the "
