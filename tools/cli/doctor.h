@@ -120,6 +120,7 @@ struct doc_memcg {
 	struct adapt_verdict av;	/* the adaptive rule on one sample */
 	bool has_rr;			/* a listed process maps rr/sr here */
 	bool named;			/* given by --cgroup */
+	bool has_procs;			/* a listed process is in it */
 	bool watched;			/* a live advshim-watch covers it */
 	struct doc_stall stall;
 };
@@ -242,8 +243,9 @@ void doc_memcgs_measure(struct doctor *d);
  * doc_memcgs_sample - the stall signature: lru_gen (lru_gen_full when
  * readable) and memory.stat of every memcg now and after d->sample_ms,
  * judged by the watcher's detector with its default settings and persist
- * 1.  Skipped (stall.sampled false) without MGLRU, with sample_ms 0, when
- * lru_gen is unreadable (stall.err) or no memcg has rr mappings.
+ * 1.  Only memcgs with a listed process or named by --cgroup.  Skipped
+ * (stall.sampled false) without MGLRU, with sample_ms 0, when lru_gen is
+ * unreadable (stall.err) or there is no such memcg.
  */
 void doc_memcgs_sample(struct doctor *d);
 

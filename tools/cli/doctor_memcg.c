@@ -149,9 +149,13 @@ void doc_memcgs_measure(struct doctor *d)
 
 	for (i = 0; i < d->nr_memcgs; i++) {
 		m = d->memcgs[i];
-		for (j = 0; j < d->nr_procs; j++)
-			if (d->procs[j].mc == m && d->procs[j].nr_files)
+		for (j = 0; j < d->nr_procs; j++) {
+			if (d->procs[j].mc != m)
+				continue;
+			m->has_procs = true;
+			if (d->procs[j].nr_files)
 				m->has_rr = true;
+		}
 		m->need = need_of(d, m);
 		m->watched = watched(d, m);
 		adapt_of(d, m);

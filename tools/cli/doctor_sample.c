@@ -31,7 +31,7 @@ struct reading {
 
 static bool of_interest(const struct doc_memcg *m)
 {
-	return m->has_rr || m->named;
+	return m->has_procs || m->named;
 }
 
 static int read_lrugen(const struct doctor *d, struct reading *r)
