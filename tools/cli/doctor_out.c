@@ -104,7 +104,7 @@ static void stall_text(const struct doc_memcg *m, FILE *f)
 		fprintf(f, "  stall signature: memcg not in lru_gen\n");
 		return;
 	}
-	fprintf(f, "  stall signature over %.1f s: %s (%s: %s); max_seq %lu -> %lu, %.0f file refaults/s, %lu of %lu file pages above the oldest generation\n",
+	fprintf(f, "  stall signature over %.1f s: %s (%s: %s); max_seq %lu -> %lu, %.0f file refaults/s, %lu of %lu file pages in generations above the oldest\n",
 		(double)s->dt_ms / 1000, doc_stalled(m) ? "STALLED" :
 		s->out.thrashing ? "thrashing, nothing stuck" : "no stall",
 		det_verdict_name(s->out.verdict), s->out.why ? s->out.why : "-",

@@ -124,6 +124,7 @@ static void judge_node(const struct det_params *p, struct doc_memcg *m,
 	struct det_state st;
 	struct det_out out;
 	struct doc_stall *s = &m->stall;
+	unsigned long oldest;
 	int g;
 
 	sample_of(na, r[0].t_ms, &a);
@@ -143,8 +144,17 @@ static void judge_node(const struct det_params *p, struct doc_memcg *m,
 	s->nr_gens = (unsigned int)nb->nr_gens;
 	s->file_pages = b.file_pages;
 	s->stuck_pages = 0;
-	for (g = 1; g < nb->nr_gens; g++)
-		s->stuck_pages += nb->gens[g].file;
+	/* The oldest file generation: the file min_seq, else the first row
+	 * with file pages (rows below the file min_seq have none). */
+	oldest = nb->has_rep ? nb->file_min_seq : lrugen_max_seq(nb);
+	for (g = 0; !nb->has_rep && g < nb->nr_gens; g++)
+		if (nb->gens[g].file) {
+			oldest = nb->gens[g].seq;
+			break;
+		}
+	for (g = 0; g < nb->nr_gens; g++)
+		if (nb->gens[g].seq > oldest)
+			s->stuck_pages += nb->gens[g].file;
 }
 
 static void judge(const struct det_params *p, struct doc_memcg *m, const struct reading r[2], size_t i)

@@ -135,7 +135,7 @@ void doc_reason(const struct doctor *d, const struct doc_proc *p,
 		snprintf(buf, size, "a live advshim-watch ages memcg %s", p->mc->w.path);
 		break;
 	case DOC_V_STALLED:
-		snprintf(buf, size, "stalled now: %.0f file refaults/s, max_seq %lu -> %lu in %.1f s, %lu of %lu file pages above the oldest generation (%s)",
+		snprintf(buf, size, "%.0f file refaults/s, max_seq %lu -> %lu in %.1f s, %lu of %lu file pages in generations above the oldest (%s)",
 			 s->refaults_per_s, s->max_seq0, s->max_seq1,
 			 (double)s->dt_ms / 1000, s->stuck_pages, s->file_pages,
 			 s->out.why ? s->out.why : det_verdict_name(s->out.verdict));
