@@ -55,8 +55,11 @@ start() {
 }
 
 # doctor ARGS...: run it, output in $T/out, exit code in $RC
+# (DOCTOR_WRAP: a command to run it under, e.g. "valgrind -q
+# --error-exitcode=9 --leak-check=full": any report changes the code)
 doctor() {
-	timeout 60 "$A" doctor "$@" >"$T/out" 2>&1
+	# shellcheck disable=SC2086
+	timeout 120 ${DOCTOR_WRAP:-} "$A" doctor "$@" >"$T/out" 2>&1
 	RC=$?
 }
 
