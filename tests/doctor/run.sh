@@ -123,7 +123,10 @@ else
 fi
 
 # under the shim: active, no rr left (the adaptive default: the file fits)
-start shim "$A" run -- "$RR" "$T/vec.bin"; SHIMP=$LAST
+# (a sanitized shim needs its runtime first in LD_PRELOAD, as in
+# tests/integration/shim/run.sh)
+san_rt=$(ldd "$B/libadvshim.so" | awk '/lib(asan|tsan|ubsan)\.so/ { print $3; exit }')
+start shim env LD_PRELOAD="${san_rt:+$san_rt:}$B/libadvshim.so" "$RR" "$T/vec.bin"; SHIMP=$LAST
 doctor --pid "$SHIMP" --sample-ms 0
 if grep -q "^pid $SHIMP" "$T/out" && has "shim: active" && ! has "  rr " && [ $RC -eq 0 ]; then
 	ok "under the shim: listed as active, no rr left in its smaps"
