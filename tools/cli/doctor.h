@@ -249,7 +249,10 @@ void doc_memcgs_measure(struct doctor *d);
  */
 void doc_memcgs_sample(struct doctor *d);
 
-/* doc_fit_name - "fits", "does not fit", "in between" or "unknown". */
+/*
+ * doc_fit_name - "fits", "does not fit", "in between", "unknown" (figures
+ * unreadable) or "none" (no listed process maps rr/sr files there).
+ */
 const char *doc_fit_name(const struct doc_memcg *m);
 
 /* doc_stalled - the detector saw thrash with pages stuck above the oldest. */

@@ -164,6 +164,8 @@ void doc_memcgs_measure(struct doctor *d)
 
 const char *doc_fit_name(const struct doc_memcg *m)
 {
+	if (!m->has_rr)
+		return "none";
 	if (m->fig_err || m->av.status)
 		return "unknown";
 	switch (m->av.reason) {

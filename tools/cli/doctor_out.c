@@ -117,6 +117,8 @@ static void memcg_text(const struct doc_memcg *m, FILE *f)
 	fprintf(f, "memcg %s (cgroup v%d): ", m->w.path, m->w.version);
 	if (m->fig_err) {
 		fprintf(f, "figures unreadable (%s)\n", strerror(-m->fig_err));
+	} else if (!m->has_rr) {
+		fprintf(f, "no process here maps files with RANDOM/SEQUENTIAL advice\n");
 	} else {
 		if (m->fig.limit == CG_UNLIMITED)
 			fprintf(f, "no limit");
