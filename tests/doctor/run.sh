@@ -165,6 +165,21 @@ else
 	skipped non-root "needs root and setpriv to switch to nobody"
 fi
 
+# --cgroup: only processes in (or below) that memcg; the memcg reported
+own=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { m = $3 } $1 == "0" { u = $3 }
+	END { print (m != "" ? m : u) }' "/proc/$DYN/cgroup")
+doctor --cgroup /advshim-doctor-none --sample-ms 0
+if [ $RC -eq 0 ] && ! grep -q '^pid ' "$T/out" && has "memcg /advshim-doctor-none (cgroup v"; then
+	doctor --cgroup "$own" --sample-ms 0
+	if grep -q "^pid $DYN " "$T/out"; then
+		ok "--cgroup: a memcg without them lists none of the processes, their own memcg ($own) lists them"
+	else
+		bad cgroup-filter "own memcg $own: rc $RC"
+	fi
+else
+	bad cgroup-filter "rc $RC"
+fi
+
 doctor --pid 1073741823 --sample-ms 0
 if [ $RC -eq 2 ] && has "no process 1073741823"; then
 	ok "a --pid that is not there: exit 2 with a message"

@@ -201,7 +201,7 @@ static void free_proc(struct doc_proc *p)
 	free(p->files);
 }
 
-/* The shim's state, memcg, reach and file sizes of a kept process. */
+/* The shim's state, memcg path, reach and file sizes of a process. */
 static int complete(struct doctor *d, struct doc_proc *p, uint64_t stats_addr)
 {
 	struct advshim_stats st;
@@ -218,8 +218,6 @@ static int complete(struct doctor *d, struct doc_proc *p, uint64_t stats_addr)
 	}
 	snprintf(pid_s, sizeof(pid_s), "%d", p->pid);
 	p->cg_err = cg_locate_proc(d->root, pid_s, &p->cg);
-	if (!p->cg_err && !(p->mc = doc_memcg_get(d, &p->cg)))
-		return -1;
 	reach_of(d, p);
 	for (i = 0; i < p->nr_files; i++)
 		file_size(d, p->pid, &p->files[i]);
@@ -299,7 +297,11 @@ static int scan_one(struct doctor *d, int pid, bool named)
 	}
 	if (!wanted_memcg(d, &p))
 		goto skip;
-	return add_proc(d, &p) ? -1 : 1;
+	if ((!p.cg_err && !(p.mc = doc_memcg_get(d, &p.cg))) || add_proc(d, &p)) {
+		free_proc(&p);
+		return -1;
+	}
+	return 1;
 skip:
 	free_proc(&p);
 	return 0;
