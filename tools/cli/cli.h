@@ -5,7 +5,8 @@
  * Each cmd_* gets argv with argv[0] = the subcommand name and returns the
  * process exit status: 0 ok, 1 failure, 2 bad usage or invalid policy,
  * after saying what went wrong on stderr (cmd_run execs the command and
- * returns only when that fails: 126, or 127 when it is not found).
+ * returns only when that fails: 126, or 127 when it is not found;
+ * cmd_doctor: 0 not affected, 1 affected and not covered, 2 error).
  * The CLI is single-threaded; nothing here takes a lock.
  */
 #ifndef ADVSHIM_CLI_H
@@ -17,6 +18,7 @@ int cmd_run(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_explain(int argc, char **argv);
 int cmd_inspect(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
 
 struct policy;
 struct policy_error;

@@ -7,10 +7,10 @@
  * /proc/PID/smaps VmFlags (rr = RANDOM, sr = SEQUENTIAL, "mixed" when the
  * file's VMAs differ), RSS from smaps, and the file's page-cache residency
  * (inspect maps the file itself and asks mincore).  The shim's counters
- * come from its "advshim-stats" memfd page, read through /proc/PID/mem.
+ * come from its "advshim-stats" memfd page, read through /proc/PID/mem
+ * (shimstats.c).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stddef.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -29,6 +29,7 @@
 #include "shim/stats_layout.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/inspect.h"
+#include "tools/cli/shimstats.h"
 
 struct file_row {
 	char *path;
@@ -133,66 +134,12 @@ static void residency(struct file_row *r)
 		r->cached_kib = cached / 1024;
 }
 
-/*
- * The page, and for a version 2 page a consistent copy of its adaptive
- * part (its writer makes `seq` odd while it writes: read again then).
- * Returns the bytes read, or -1 with errno.
- */
-static ssize_t read_page(int fd, struct inspect *in)
-{
-	const off_t seq_off = (off_t)in->stats_addr +
-		(off_t)offsetof(struct advshim_stats, adapt.seq);
-	uint32_t seq;
-	ssize_t n = -1;
-	int tries;
-
-	for (tries = 0; tries < 20; tries++) {
-		n = pread(fd, &in->st, sizeof(in->st), (off_t)in->stats_addr);
-		if (n != (ssize_t)sizeof(in->st) || in->st.version < 2)
-			return n;
-		if (!(in->st.adapt.seq & 1) &&
-		    pread(fd, &seq, sizeof(seq), seq_off) == sizeof(seq) &&
-		    seq == in->st.adapt.seq)
-			return n;
-		usleep(1000);
-	}
-	return n;
-}
-
 static void read_stats(struct inspect *in)
 {
-	char memp[64];
-	ssize_t n;
-	int fd;
-
-	if (!in->stats_addr)
-		return;
-	snprintf(memp, sizeof(memp), "/proc/%d/mem", in->pid);
-	fd = open(memp, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		in->stats_error = errno == EACCES || errno == EPERM ?
-			"permission denied reading /proc/PID/mem (run as the process's user with ptrace access, or root)" :
-			strerror(errno);
-		return;
-	}
-	n = read_page(fd, in);
-	if (n < 0)
-		in->stats_error = strerror(errno);
-	close(fd);
-	/* Version 1 pages (libraries before the adaptive advice) read too. */
-	if (n == (ssize_t)sizeof(in->st) && in->st.magic == ADVSHIM_STATS_MAGIC &&
-	    (in->st.version == 1 || in->st.version == ADVSHIM_STATS_VERSION)) {
-		in->st.policy_source[sizeof(in->st.policy_source) - 1] = '\0';
-		in->st.lib_version[sizeof(in->st.lib_version) - 1] = '\0';
-		in->st.adapt.cgroup[sizeof(in->st.adapt.cgroup) - 1] = '\0';
+	if (in->stats_addr &&
+	    !shimstats_read(NULL, in->pid, in->stats_addr, &in->st,
+			    &in->have_adapt, &in->stats_error))
 		in->have_stats = true;
-		in->have_adapt = in->st.version >= 2 &&
-				 in->st.size >= sizeof(in->st);
-	} else if (!in->stats_error) {
-		in->stats_error = in->st.magic == ADVSHIM_STATS_MAGIC ?
-			"stats page of a newer layout (use the advshim that came with the library)" :
-			"stats page has an unknown layout";
-	}
 }
 
 /* The file's mark in the ADAPT column, or NULL. */
@@ -212,17 +159,6 @@ static const char *advice_of(const struct file_row *r)
 	if (!r->rr_vmas && !r->sr_vmas)
 		return "-";
 	return "mixed";
-}
-
-static const char *state_name(int s)
-{
-	switch (s) {
-	case ADVSHIM_STATE_STARTING: return "starting";
-	case ADVSHIM_STATE_ACTIVE: return "active";
-	case ADVSHIM_STATE_CONFIG_ERROR: return "config error, passing through";
-	case ADVSHIM_STATE_NOT_SELECTED: return "process not selected, passing through";
-	}
-	return "unknown";
 }
 
 /* Calls of @family and @kind, examined or not (stats_layout.h). */
@@ -286,7 +222,7 @@ static void print_json(const struct inspect *in, FILE *f)
 	}
 	if (in->have_stats) {
 		fprintf(f, ",\"state\":");
-		json_put_string(f, state_name(in->st.state));
+		json_put_string(f, shimstats_state_name(in->st.state));
 		fprintf(f, ",\"policy\":");
 		json_put_string(f, in->st.policy_source);
 		fprintf(f, ",\"version\":");
@@ -340,7 +276,7 @@ static void print_text(const struct inspect *in, FILE *f)
 		in->shim_path ? "loaded" : "not loaded");
 	if (in->have_stats) {
 		fprintf(f, "  shim %s, policy %s, %s\n", s->lib_version,
-			s->policy_source, state_name(s->state));
+			s->policy_source, shimstats_state_name(s->state));
 		fprintf(f, "  madvise calls: random %" PRIu64 ", sequential %" PRIu64
 			", normal %" PRIu64 ", willneed %" PRIu64 "; fadvise calls: %" PRIu64 "\n",
 			calls_of(s, 0, ADV_RANDOM), calls_of(s, 0, ADV_SEQUENTIAL),

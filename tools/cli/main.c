@@ -18,6 +18,7 @@ static const struct subcommand subcommands[] = {
 	{ "check", cmd_check, "check FILE" },
 	{ "explain", cmd_explain, "explain FILE|- PATH [ADVICE]" },
 	{ "inspect", cmd_inspect, "inspect [--json] PID" },
+	{ "doctor", cmd_doctor, "doctor [--json] [--pid PID]... [--cgroup PATH]... [--sample-ms MS]" },
 };
 
 static void usage(FILE *f)

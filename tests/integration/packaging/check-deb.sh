@@ -7,7 +7,8 @@
 #     loader's search path, and via `advshim run`), removes `rr` from an
 #     MADV_RANDOM mapping (kernel VmFlags, read by the shim's advprog),
 #     which without it keeps `rr` (the control);
-#   - `advshim inspect` sees the installed library in the process;
+#   - `advshim inspect` sees the installed library in the process, and
+#     `advshim doctor` says the shim is active there;
 #   - the unit and the examples' watcher drop-in pass systemd-analyze
 #     verify (man page reference included), the man pages are found by man;
 #   - `dpkg -r` keeps the conffile, `dpkg -P` removes everything: no file
@@ -177,6 +178,7 @@ i=0
 while ! grep -q '^ready' "$T/paused.out" && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 pid=$(sed -n 's/^ready \([0-9]*\).*/\1/p' "$T/paused.out")
 out=$(/usr/bin/advshim inspect "${pid:-0}" 2>&1)
+dout=$(/usr/bin/advshim doctor --pid "${pid:-0}" --sample-ms 0 2>&1)
 exec 9>&-
 wait "$PAUSED" 2>/dev/null
 PAUSED=
@@ -186,6 +188,12 @@ if echo "$out" | grep -q "libadvshim.so loaded" &&
 	ok "advshim inspect: library loaded, /etc/advshim.conf active, $f not rr"
 else
 	bad "advshim inspect" "$out"
+fi
+if echo "$dout" | grep -q "^pid ${pid:-0} " && echo "$dout" | grep -q "shim: active" &&
+   [ -f /usr/share/doc/advshim/doctor.md ] && MANWIDTH=80 man advshim 2>/dev/null | grep -q "advshim doctor"; then
+	ok "advshim doctor (installed): the paused process has the shim active; doctor.md and its man section ship"
+else
+	bad "advshim doctor" "$dout"
 fi
 
 # --- unit, drop-in, man pages -------------------------------------------------------------

@@ -46,6 +46,7 @@ $man/man5/advshim.conf.5
 $man/man8/advshim-watch.8
 $data/doc/advshim/README.md
 $data/doc/advshim/policy.md
+$data/doc/advshim/doctor.md
 $data/doc/advshim/examples/advshim.conf
 $data/doc/advshim/examples/opensearch-knn.conf
 $data/doc/advshim/examples/elasticsearch.conf

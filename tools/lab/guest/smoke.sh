@@ -11,5 +11,5 @@ rc=0
 # First: it lends the memory controller to cgroup v1 for a moment.
 /lab/rules.sh || rc=1
 /lab/rr.sh || rc=1
-/lab/run-arms.sh /lab/experiments/smoke.arms || rc=1
+/lab/doctor.sh /lab/run-arms.sh /lab/experiments/smoke.arms || rc=1
 exit $rc
