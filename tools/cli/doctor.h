@@ -30,7 +30,7 @@
 #include <stdio.h>
 
 #include "common/cgroup_read.h"
-#include "shim/adapt.h"
+#include "adapt/adapt.h"
 #include "tools/watch/detector.h"
 #include "tools/watch/kver.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * doctor_memcg.c - per memory cgroup: the adaptive rule's verdict (need
- * against capacity, shim/adapt.c on one sample, the first decision the
+ * against capacity, adapt/adapt.c on one sample, the first decision the
  * shim itself would make) and the stall signature now: lru_gen (or
  * lru_gen_full) and memory.stat read twice, d->sample_ms apart, judged
  * by the watcher's own detector (tools/watch/detector.c) with its default
