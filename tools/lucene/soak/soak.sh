@@ -4,24 +4,26 @@
 # default policy switching (tools/lucene/README.md, "Soak").
 #
 # One JVM (advshim-lucene search --churn): SOAK_THREADS threads query a
-# fixed 5,000 x 64 HNSW index with --query-cycle (query q asks vector
+# fixed 2,000 x 64 HNSW index with --query-cycle (query q asks vector
 # q mod SOAK_CYCLE; every repeat must return the ids of the first answer),
 # while a writer thread adds documents to a second index, commits,
-# force-merges (every 4 commits; ConcurrentMergeScheduler merges on its
+# force-merges (every 10 commits; ConcurrentMergeScheduler merges on its
 # own too) and empties it every SOAK_CHURN_MAX documents, and a churn
 # query thread checks that every hit's vector read back from the new
 # segments' mappings is the one indexed.  So segments are mapped,
 # merged away and unmapped, and Lucene's advice flips (ADVISE_BY_CONTEXT:
 # SEQUENTIAL on a merge's inputs, RANDOM on new segments) all the time.
 #
-# The JVM runs in a memory cgroup of its own (SOAK_MEMCG_MB, v2 when the
-# unified hierarchy has the memory controller, else v1), under
-# ASAN_BUILD/libadvshim.so (libasan first in LD_PRELOAD) with the
-# default policy's one rule (random = "adaptive" on every file) and an
-# adaptive group whose thresholds are a few MiB of that cgroup's room:
-# normal advice up to 1% of capacity, RANDOM from 2%, so the churn index's
-# growth, its merges' temporaries and its resets move the need across
-# both and the sampler switches (2 samples, >= 2 s apart).
+# The JVM runs in a memory cgroup of its own (memcg.sh: v2 when the
+# unified hierarchy has the memory controller, else v1) whose room for
+# page cache is held at SOAK_ROOM_MB (its limit re-set every second to
+# the JVM's own memory + the room), under ASAN_BUILD/libadvshim.so
+# (libasan first in LD_PRELOAD) with the default policy's one rule
+# (random = "adaptive" on every file) and an adaptive group whose
+# thresholds are a few MiB of that room: normal advice up to 1% of
+# capacity, RANDOM from 2%, so the churn index's growth, its merges'
+# temporaries and its resets move the need across both and the sampler
+# switches (2 samples, >= 2 s apart).
 #
 # Fails (exit 1) on: a sanitizer report (ASan/UBSan log_path files, the
 # JVM's stderr), a JVM crash (hs_err file, a signal, a non-zero exit), a
@@ -91,6 +93,14 @@ adaptive = { fit_pct = 1; nofit_pct = 2; persist = 2; dwell_ms = 2000;
 EOF
 "$cli" check "$out/policy.conf" >"$out/check.log" 2>&1 || die "policy: $(tail -n 2 "$out/check.log")"
 
+# SOAK_CONTROL=1: control.c's sanitizer reports must be found (below).
+ctl=
+if [ "${SOAK_CONTROL:-0}" = 1 ]; then
+	ctl=$out/control.so
+	${CC:-cc} -fsanitize=address,undefined -fno-omit-frame-pointer -shared -fPIC \
+		-o "$ctl" "$here/control.c" || die "control library did not build"
+fi
+
 cg=$(memcg_create "advshim-soak-$$" $((memcg_max_mb * 1048576))) || die "memory cgroup: $cg"
 memcg_hold_room "$cg" $((room_mb * 1048576)) $((memcg_max_mb * 1048576)) "$out/memcg.log" 20 &
 holder=$!
@@ -102,9 +112,9 @@ t0=$(date +%s)
 # not malloc's), reports to files (log_path), UBSan's too.
 (
 	memcg_enter "$cg" || exit 97
-	export ADVSHIM_CONFIG="$out/policy.conf" LD_PRELOAD="$san $lib"
-	export ASAN_OPTIONS="handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:allow_user_segv_handler=1:detect_leaks=0:halt_on_error=1:abort_on_error=0:log_path=$out/asan/asan"
-	export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=0:log_path=$out/asan/ubsan"
+	export ADVSHIM_CONFIG="$out/policy.conf" LD_PRELOAD="$san $lib${ctl:+ $ctl}"
+	export ASAN_OPTIONS="handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:allow_user_segv_handler=1:detect_leaks=0:halt_on_error=1:abort_on_error=0:log_exe_name=1:log_path=$out/asan/asan"
+	export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=0:log_exe_name=1:log_path=$out/asan/ubsan"
 	exec nice "$luc" -J-Xms$heap -J-Xmx$heap -J-XX:+AlwaysPreTouch \
 		-J-XX:ErrorFile="$out/hs_err_%p.log" -J-XX:-CreateCoredumpOnCrash \
 		search "$idx" --threads "$threads" --duration "$secs" --read-advice context \
@@ -130,3 +140,13 @@ wall=$(($(date +%s) - t0))
 kill "$holder" 2>/dev/null
 holder=
 sh "$here/report.sh" "$out" "$ref" "$rc" "$wall"
+verdict=$?
+[ -z "$ctl" ] && exit $verdict
+# The control passes when the soak failed on the reports it planted.
+if [ $verdict -ne 0 ] && grep -qs 'heap-buffer-overflow' "$out"/asan/* &&
+   grep -qs 'shift exponent' "$out"/asan/* "$out/soak.err"; then
+	say "control: ok (the planted ASan and UBSan reports were found in $out/asan and failed the run)"
+	exit 0
+fi
+say "control: FAILED: the planted sanitizer reports were not found or did not fail the run"
+exit 1
