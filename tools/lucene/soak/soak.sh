@@ -4,7 +4,7 @@
 # default policy switching (tools/lucene/README.md, "Soak").
 #
 # One JVM (advshim-lucene search --churn): SOAK_THREADS threads query a
-# fixed 2,000 x 64 HNSW index with --query-cycle (query q asks vector
+# fixed 1,000 x 64 HNSW index with --query-cycle (query q asks vector
 # q mod SOAK_CYCLE; every repeat must return the ids of the first answer),
 # while a writer thread adds documents to a second index, commits,
 # force-merges (every 10 commits; ConcurrentMergeScheduler merges on its
@@ -35,8 +35,8 @@ asan_build=$(cd "${2:-build-asan}" && pwd)
 secs=${3:-60}
 threads=${SOAK_THREADS:-3}
 cycle=${SOAK_CYCLE:-3000}
-churn_max=${SOAK_CHURN_MAX:-6000}
-room_mb=${SOAK_ROOM_MB:-100}
+churn_max=${SOAK_CHURN_MAX:-4000}
+room_mb=${SOAK_ROOM_MB:-50}
 memcg_max_mb=${SOAK_MEMCG_MAX_MB:-4096}
 heap=${SOAK_HEAP:-256m}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -55,7 +55,7 @@ san=$(${CC:-cc} -print-file-name=libasan.so)
 unset ADVSHIM_CONFIG ADVSHIM_LOG LD_PRELOAD
 
 out=$build/soak/run-$(date -u +%Y%m%d-%H%M%S)
-idx=$build/soak/idx-2000x64
+idx=$build/soak/idx-1000x64
 mkdir -p "$out/asan" || exit 1
 . "$here/memcg.sh"
 cg=
@@ -74,7 +74,7 @@ trap 'exit 130' INT TERM
 # The fixed index, built once (the same arguments give the same graph).
 if [ ! -f "$idx/segments_1" ]; then
 	rm -rf "$idx"
-	"$luc" index "$idx" --vectors 2000 --dims 64 --read-advice context \
+	"$luc" index "$idx" --vectors 1000 --dims 64 --read-advice context \
 		>"$out/index.log" 2>&1 || die "index build failed: $(tail -n 3 "$out/index.log")"
 fi
 
