@@ -48,3 +48,14 @@ lucene-runtime: $(LUCENE_JAR)
 
 lab-lucene: $(LUCENE_JAR) $(SHIM_LIB) $(WATCH_BIN) $(LOAD_BIN) $(CLI_BIN)
 	@sh tools/lucene/lab/lab-lucene.sh $(BUILD)
+
+# The soak (tools/lucene/soak/, README "Soak"): real Lucene searched while a
+# second index is written and merged, under the ASan+UBSan shim, with the
+# adaptive choice switching, for SOAK_SECONDS.  Long-running: not in
+# make check.  Needs root (a memory cgroup of its own).  SOAK_CONTROL=1
+# plants sanitizer reports (tools/lucene/soak/control.c, built by the
+# script) and passes only when the soak finds them and fails.
+SOAK_SECONDS	?= 60
+.PHONY: soak
+soak: $(CLI_BIN) $(LUCENE_JAR) stress-build-asan
+	@sh tools/lucene/soak/soak.sh $(BUILD) $(STRESS_ASAN_BUILD) $(SOAK_SECONDS)

@@ -37,6 +37,12 @@ final class Options {
 	boolean json;
 	boolean hold;
 	long hashQueries = -1;
+	long queryCycle = -1;
+	Path churn;
+	int churnThreads = 1;
+	int churnBatch = 500;
+	long churnMax = 40000;
+	int mergeEvery = 4;
 
 	static final String USAGE =
 		"usage: advshim-lucene index DIR --vectors N --dims D [--seed S] [--compound] [--segments N]\n"
@@ -44,6 +50,8 @@ final class Options {
 		+ "       advshim-lucene search DIR --threads T (--duration S | --queries Q) [--k 10]\n"
 		+ "              [--seed S] [--read-advice default|random|normal|sequential|context]\n"
 		+ "              [--interval-ms MS] [--json] [--hold] [--hash-queries N]\n"
+		+ "              [--query-cycle N] [--churn DIR2 [--churn-threads T] [--churn-batch B]\n"
+		+ "               [--churn-max N] [--merge-every C]]\n"
 		+ "       advshim-lucene version";
 
 	/** Parses @argv (mode first); throws UsageException on any error. */
@@ -105,7 +113,8 @@ final class Options {
 
 	private static final Set<String> INDEX_ONLY = Set.of("--vectors", "--dims", "--segments");
 	private static final Set<String> SEARCH_ONLY = Set.of("--threads", "--queries", "--k",
-		"--interval-ms", "--duration", "--hash-queries");
+		"--interval-ms", "--duration", "--hash-queries", "--query-cycle", "--churn",
+		"--churn-threads", "--churn-batch", "--churn-max", "--merge-every");
 
 	private void option(String a, String v) throws UsageException {
 		boolean index = mode.equals("index");
@@ -124,6 +133,12 @@ final class Options {
 		case "--duration" -> durationS = seconds(a, v);
 		case "--read-advice" -> advice = advice(v);
 		case "--hash-queries" -> hashQueries = number(a, v, 1, Integer.MAX_VALUE - 8);
+		case "--query-cycle" -> queryCycle = number(a, v, 1, 1 << 26);
+		case "--churn" -> churn = Path.of(v);
+		case "--churn-threads" -> churnThreads = (int) number(a, v, 0, 64);
+		case "--churn-batch" -> churnBatch = (int) number(a, v, 1, 1000000);
+		case "--churn-max" -> churnMax = number(a, v, 1, Integer.MAX_VALUE - 8);
+		case "--merge-every" -> mergeEvery = (int) number(a, v, 1, 1000000);
 		default -> throw new UsageException("unknown option " + a);
 		}
 	}
@@ -142,6 +157,8 @@ final class Options {
 			throw new UsageException("search: --threads is required");
 		if ((durationS < 0) == (queries < 0))
 			throw new UsageException("search: give exactly one of --duration and --queries");
+		if (churn != null && churn.toAbsolutePath().normalize().equals(dir.toAbsolutePath().normalize()))
+			throw new UsageException("search: --churn must name another directory than the index searched");
 	}
 
 	private static long number(String a, String v, long min, long max) throws UsageException {

@@ -42,13 +42,45 @@ final class SearchMode {
 				report.open(openMs, delta(ProcStat.majorFaults(), openFlt),
 					    delta(ProcStat.readBytes(), openRead));
 				report.start(o, reader.maxDoc(), reader.leaves().size(), startupMs());
-				int rc = measure(o, new Workers(searcher, o, dims), report);
+				Workers w = new Workers(searcher, o, dims);
+				ChurnIndex churn = o.churn == null ? null : new ChurnIndex(o, dims);
+
+				if (churn != null)
+					churn.start();
+				int rc = measure(o, w, report);
+
+				rc = Math.max(rc, checks(o, w, churn, out));
 
 				if (o.hold)
 					holdUntilEof();
 				return rc;
 			}
 		}
+	}
+
+	/*
+	 * After the summary: --churn stops (its "# churn" line), then the
+	 * "# checks" line (--query-cycle's repeats); 1 when a check failed or
+	 * the churn threads did.
+	 */
+	private static int checks(Options o, Workers w, ChurnIndex churn, PrintStream out)
+		throws IOException, InterruptedException {
+		int rc = 0;
+
+		if (churn != null) {
+			churn.stop(60000);
+			out.println(churn.summary());
+			if (churn.failure() != null) {
+				System.err.println("advshim-lucene: churn failed: " + churn.failure());
+				rc = 1;
+			}
+			if (churn.mismatches() > 0)
+				rc = 1;
+		}
+		out.printf(java.util.Locale.ROOT, "# checks cycle_checked=%d cycle_mismatches=%d%n",
+			   w.cycleChecked(), w.cycleMismatches());
+		out.flush();
+		return w.cycleMismatches() > 0 ? 1 : rc;
 	}
 
 	/*

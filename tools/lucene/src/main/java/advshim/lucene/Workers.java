@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.lucene.index.StoredFields;
@@ -23,6 +24,12 @@ import org.apache.lucene.search.TopDocs;
  *
  * A thread checks the stop flag before taking a number and always finishes
  * the query it took, so the queries done are 0..n-1 (ResultHash).
+ *
+ * --query-cycle H: query q asks query (q mod H)'s vector, and every answer
+ * is compared with the first one to that vector (whichever thread gave
+ * it): a repeat that differs is a mismatch (cycleMismatches).  Only queries
+ * below --hash-queries are logged for the hash, so a long run's memory
+ * stays bounded.
  */
 final class Workers {
 	private static final Set<String> ID_ONLY = Set.of(IndexMode.ID_FIELD);
@@ -37,11 +44,20 @@ final class Workers {
 	private final LatencyHistogram histogram = new LatencyHistogram();
 	private final List<ResultHash.Log> logs = new ArrayList<>();
 	private final List<Thread> threads = new ArrayList<>();
+	/** --query-cycle: the first answer's hash per vector; UNSET before. */
+	private final AtomicLongArray firstAnswer;
+	private final AtomicLong cycleChecked = new AtomicLong();
+	private final AtomicLong cycleMismatches = new AtomicLong();
+	private static final long UNSET = Long.MIN_VALUE;
 
 	Workers(IndexSearcher searcher, Options o, int dims) {
 		this.searcher = searcher;
 		this.o = o;
 		this.dims = dims;
+		this.firstAnswer = o.queryCycle > 0 ? new AtomicLongArray((int) o.queryCycle) : null;
+		if (firstAnswer != null)
+			for (int i = 0; i < firstAnswer.length(); i++)
+				firstAnswer.set(i, UNSET);
 	}
 
 	/** Starts o.threads threads (named lucene-query-N). */
@@ -69,18 +85,50 @@ final class Workers {
 
 				if (o.queries >= 0 && q >= o.queries)
 					break;
-				float[] target = Vectors.query(o.seed, q, dims);
+				long vq = o.queryCycle > 0 ? q % o.queryCycle : q;
+				float[] target = Vectors.query(o.seed, vq, dims);
 				long t0 = System.nanoTime();
 				int n = query(fields, target, ids);
 
 				histogram.record(System.nanoTime() - t0);
-				log.add(q, ResultHash.ofIds(ids, n));
+				long h = ResultHash.ofIds(ids, n);
+
+				if (o.hashQueries < 0 || q < o.hashQueries)
+					log.add(q, h);
+				if (firstAnswer != null)
+					checkRepeat(q, (int) vq, h);
 				done.incrementAndGet();
 			}
 		} catch (IOException | RuntimeException e) {
 			failure.compareAndSet(null, e);
 			stop.set(true);
 		}
+	}
+
+	/*
+	 * The first answer to vector @vq is kept (a hash of 2^-64 chance equal
+	 * to UNSET would be taken for none, once); later ones must equal it.
+	 */
+	private void checkRepeat(long q, int vq, long h) {
+		long first = firstAnswer.compareAndExchange(vq, UNSET, h);
+
+		if (first == UNSET)
+			return;
+		cycleChecked.incrementAndGet();
+		if (first != h && cycleMismatches.getAndIncrement() < 10)
+			System.err.printf(java.util.Locale.ROOT, "advshim-lucene: query %d (vector %d) answered %s,"
+					  + " the first answer to that vector was %s%n", q, vq,
+					  ResultHash.hex(h), ResultHash.hex(first));
+	}
+
+	/** Repeated queries compared with their vector's first answer (--query-cycle). */
+	long cycleChecked() {
+		return cycleChecked.get();
+	}
+
+	/** Of those, the ones whose ids differed. */
+	long cycleMismatches() {
+		return cycleMismatches.get();
 	}
 
 	/** Runs one query; fills @ids with the hits' ids, returns how many. */
