@@ -7,7 +7,8 @@
 WATCH_LIB_SRCS	:= tools/watch/kver.c tools/watch/detector.c \
 		   tools/watch/watch_settings.c tools/watch/watch_conf.c \
 		   tools/watch/watch_opts.c tools/watch/watch_doc.c \
-		   tools/watch/wlog.c tools/watch/watch.c \
+		   tools/watch/wlog.c tools/watch/watch_state.c \
+		   tools/watch/watch.c \
 		   tools/watch/watch_read.c tools/watch/watch_rates.c \
 		   tools/watch/watch_act.c tools/watch/watch_metrics.c \
 		   tools/watch/watch_fs.c
