@@ -17,6 +17,7 @@ WATCH_LIB_OBJS	:= $(WATCH_LIB_SRCS:%.c=$(OBJ)/%.o)
 WATCH_TEST_SRCS	:= tests/unit/test_watch_conf.c tests/unit/test_watch_daemon.c \
 		   tests/unit/test_watch_detector.c \
 		   tests/unit/test_watch_kernels.c tests/unit/test_watch_parse.c \
+		   tests/unit/test_watch_replay.c \
 		   tests/unit/test_watch_settings.c
 WATCH_TESTS	:= $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(WATCH_TEST_SRCS))
 # Prints the manual pages' generated lists of settings (not installed).
