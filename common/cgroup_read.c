@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/cgroup_read.h"
 #include "common/readbuf.h"
@@ -164,4 +165,74 @@ int cg_read_meminfo(const char *root, uint64_t *total, uint64_t *avail)
 	if (n < 0)
 		return (int)n;
 	return meminfo_parse(buf, (size_t)n, total, avail);
+}
+
+/* "@dir/@name" into @out, or -ENAMETOOLONG. */
+static int join(char *out, size_t size, const char *dir, const char *name)
+{
+	size_t n = strlen(dir), m = strlen(name);
+
+	if (n + 1 + m >= size)
+		return -ENAMETOOLONG;
+	memcpy(out, dir, n);
+	out[n] = '/';
+	memcpy(out + n + 1, name, m + 1);
+	return 0;
+}
+
+/* Does @dir/cgroup.controllers list "memory"?  <0: a path too long. */
+static int v2_with_memory(const char *dir)
+{
+	char path[CG_PATH_MAX + 32], buf[512];
+	ssize_t n;
+
+	if (join(path, sizeof(path), dir, "cgroup.controllers"))
+		return -ENAMETOOLONG;
+	n = read_buf(path, buf, sizeof(buf));
+	return n >= 0 && cg_parse_has_memory(buf, (size_t)n);
+}
+
+/* Does @dir/memory.stat exist?  <0: a path too long. */
+static int has_memstat(const char *dir)
+{
+	char path[CG_PATH_MAX + 32];
+	int saved = errno, r;
+
+	if (join(path, sizeof(path), dir, "memory.stat"))
+		return -ENAMETOOLONG;
+	r = !access(path, F_OK);
+	errno = saved;
+	return r;
+}
+
+/* @dir (or @dir/@sub) into @hier as hierarchy @version. */
+static int found(char *hier, size_t size, const char *dir, const char *sub,
+		 int version)
+{
+	if (sub)
+		return join(hier, size, dir, sub) ? -ENAMETOOLONG : version;
+	if (strlen(dir) >= size)
+		return -ENAMETOOLONG;
+	strcpy(hier, dir);
+	return version;
+}
+
+int cg_detect_mount(const char *mount, char *hier, size_t size)
+{
+	char sub[CG_PATH_MAX];
+	int r;
+
+	if ((r = v2_with_memory(mount)) != 0)
+		return r < 0 ? r : found(hier, size, mount, NULL, CG_V2);
+	if (join(sub, sizeof(sub), mount, "unified"))
+		return -ENAMETOOLONG;
+	if ((r = v2_with_memory(sub)) != 0)
+		return r < 0 ? r : found(hier, size, mount, "unified", CG_V2);
+	if (join(sub, sizeof(sub), mount, "memory"))
+		return -ENAMETOOLONG;
+	if ((r = has_memstat(sub)) != 0)
+		return r < 0 ? r : found(hier, size, mount, "memory", CG_V1);
+	if ((r = has_memstat(mount)) != 0)
+		return r < 0 ? r : found(hier, size, mount, NULL, CG_V1);
+	return -ENOENT;
 }

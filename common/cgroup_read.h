@@ -71,4 +71,18 @@ int cg_read_figures(const char *root, const struct cg_where *w,
  */
 int cg_read_meminfo(const char *root, uint64_t *total, uint64_t *avail);
 
+/*
+ * cg_detect_mount - the memory hierarchy below a cgroup mount point
+ * @mount (normally /sys/fs/cgroup), the one rule every part of advshim
+ * uses: cgroup2 at @mount when its cgroup.controllers lists "memory";
+ * else cgroup2 at @mount/unified when that does (the hybrid layout); else
+ * v1 at @mount/memory when it has memory.stat (the memory controller's
+ * mount under a cgroup tmpfs); else v1 at @mount itself when it has
+ * memory.stat (@mount is the v1 memory mount).  Writes that directory to
+ * @hier (@size bytes).  Returns CG_V2 or CG_V1, -ENOENT when no memory
+ * controller is found, -ENAMETOOLONG when a path does not fit.  errno is
+ * preserved; no allocation.
+ */
+int cg_detect_mount(const char *mount, char *hier, size_t size);
+
 #endif /* ADVSHIM_COMMON_CGROUP_READ_H */

@@ -5,6 +5,7 @@
 #include "common/confcheck.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -216,4 +217,13 @@ const char *conf_get_string(struct conf_ctx *cc, const config_setting_t *s,
 		return NULL;
 	}
 	return config_setting_get_string(s);
+}
+
+void free_strv(char **v, size_t n)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
 }

@@ -20,8 +20,12 @@
  * enclosing setting's line is used, and line 1 when there is none.  Line 0
  * is left to errors no line applies to (a file that cannot be read).
  *
- * Nothing here allocates, locks, or exits; every function works on the
- * caller's objects only and may run in any thread that owns them.
+ * Each parser keeps its own state struct (the object it fills and a
+ * struct conf_ctx member named cc); perr() reports through any of them.
+ *
+ * Nothing here allocates, locks, or exits (free_strv() only frees what a
+ * parser allocated); every function works on the caller's objects only
+ * and may run in any thread that owns them.
  */
 #ifndef ADVSHIM_CONFCHECK_H
 #define ADVSHIM_CONFCHECK_H
@@ -145,5 +149,17 @@ int conf_get_bool(struct conf_ctx *cc, const config_setting_t *s,
  */
 const char *conf_get_string(struct conf_ctx *cc, const config_setting_t *s,
 			    const char *name);
+
+/*
+ * perr - conf_err() through the `cc` member of parser state @ps: report at
+ * setting @s (NULL: line 1) and evaluate to -1.
+ */
+#define perr(ps, s, ...) conf_err(&(ps)->cc, (s), __VA_ARGS__)
+
+/*
+ * free_strv - free the @n strings of @v and @v itself (NULL is fine): the
+ * string lists the parsers copy out of libconfig.  Cannot fail.
+ */
+void free_strv(char **v, size_t n);
 
 #endif /* ADVSHIM_CONFCHECK_H */

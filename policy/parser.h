@@ -22,9 +22,6 @@ struct parser {
 	struct policy *p;
 };
 
-/* perr - report at setting @s (NULL: line 1) and evaluate to -1. */
-#define perr(ps, s, ...) conf_err(&(ps)->cc, (s), __VA_ARGS__)
-
 /* is_string_list - @s is an array or a list (of strings, hopefully). */
 bool is_string_list(const config_setting_t *s);
 

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/confcheck.h"
 #include "policy/policy.h"
 
 /* Keep in step with docs/policy.md and examples/advshim.conf. */
@@ -24,17 +25,6 @@ const char policy_default_text[] =
 
 /* Policies larger than this are certainly a mistake (a wrong file). */
 #define POLICY_MAX_BYTES (1u << 20)
-
-static void free_strv(char **v, size_t n)
-{
-	size_t i;
-
-	if (!v)
-		return;
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
 
 void policy_free(struct policy *p)
 {

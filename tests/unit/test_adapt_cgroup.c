@@ -273,3 +273,37 @@ Test(cg_read, meminfo)
 	cr_assert_leq(a, t);
 	cr_assert_eq(cg_read_meminfo(FIX "gone", &t, &a), -ENOENT);
 }
+
+static void detects(const char *mount, int version, const char *hier)
+{
+	char out[256];
+
+	errno = 55;
+	cr_assert_eq(cg_detect_mount(mount, out, sizeof(out)), version,
+		     "%s", mount);
+	if (version > 0)
+		cr_assert_str_eq(out, hier, "%s", mount);
+	cr_assert_eq(errno, 55, "errno preserved");
+}
+
+/* One rule for the shim, the watcher and advshim-ab (cgroup_read.h). */
+Test(cg_detect, mounts)
+{
+	char small[8];
+
+	detects(FIX "v2-root/sys/fs/cgroup", CG_V2,
+		FIX "v2-root/sys/fs/cgroup");
+	/* "memoryless" is not "memory": no memory controller anywhere */
+	detects(FIX "v2-root-nomem/sys/fs/cgroup", -ENOENT, NULL);
+	/* hybrid with memory in the unified hierarchy wins over v1 */
+	detects(FIX "detect-unified/sys/fs/cgroup", CG_V2,
+		FIX "detect-unified/sys/fs/cgroup/unified");
+	detects(FIX "detect-v1/sys/fs/cgroup", CG_V1,
+		FIX "detect-v1/sys/fs/cgroup/memory");
+	/* given the v1 memory mount itself */
+	detects(FIX "detect-v1/sys/fs/cgroup/memory", CG_V1,
+		FIX "detect-v1/sys/fs/cgroup/memory");
+	detects(FIX "nomem", -ENOENT, NULL);
+	cr_assert_eq(cg_detect_mount(FIX "v2-root/sys/fs/cgroup", small,
+				     sizeof(small)), -ENAMETOOLONG);
+}

@@ -18,7 +18,7 @@
 #define OV_KEYS "workload, command, shim, policy, policy_text, env"
 #define WATCH_KEYS "enabled, interval_ms, persist, dry_run, args, command"
 
-static int check_policy_text(struct parser *ps, const config_setting_t *g,
+static int check_policy_text(struct exp_parser *ps, const config_setting_t *g,
 			     const char *what, const char *text)
 {
 	struct policy_error perr_;
@@ -34,7 +34,7 @@ static int check_policy_text(struct parser *ps, const config_setting_t *g,
 	return 0;
 }
 
-static int parse_shim(struct parser *ps, const config_setting_t *g,
+static int parse_shim(struct exp_parser *ps, const config_setting_t *g,
 		      const char *what, struct exp_shim *sh)
 {
 	sh->enabled = -1;
@@ -57,7 +57,7 @@ static int parse_shim(struct parser *ps, const config_setting_t *g,
 	return check_policy_text(ps, g, what, sh->policy_text);
 }
 
-static int parse_watcher(struct parser *ps, const config_setting_t *arm,
+static int parse_watcher(struct exp_parser *ps, const config_setting_t *arm,
 			 const char *what, struct exp_watcher *w)
 {
 	config_setting_t *g = config_setting_get_member(arm, "watcher");
@@ -92,7 +92,7 @@ static int parse_watcher(struct parser *ps, const config_setting_t *arm,
 	return 0;
 }
 
-static int check_env(struct parser *ps, const config_setting_t *g,
+static int check_env(struct exp_parser *ps, const config_setting_t *g,
 		     const char *what, char **env, size_t n)
 {
 	config_setting_t *s = config_setting_get_member(g, "env");
@@ -112,7 +112,7 @@ static int check_env(struct parser *ps, const config_setting_t *g,
 }
 
 /* Override @i of an arm's "workloads" list; @ctx is the arm. */
-static int parse_override(struct parser *ps, const config_setting_t *g,
+static int parse_override(struct exp_parser *ps, const config_setting_t *g,
 			  int i, void *ctx)
 {
 	struct exp_arm *a = ctx;
@@ -142,7 +142,7 @@ static int parse_override(struct parser *ps, const config_setting_t *g,
 	return 0;
 }
 
-static int parse_overrides(struct parser *ps, const config_setting_t *arm,
+static int parse_overrides(struct exp_parser *ps, const config_setting_t *arm,
 			   struct exp_arm *a)
 {
 	config_setting_t *l;
@@ -154,7 +154,7 @@ static int parse_overrides(struct parser *ps, const config_setting_t *arm,
 	return each_group(ps, l, &a->nov, parse_override, a);
 }
 
-static int parse_lru_gen(struct parser *ps, const config_setting_t *g,
+static int parse_lru_gen(struct exp_parser *ps, const config_setting_t *g,
 			 const char *what, int *out)
 {
 	config_setting_t *s = config_setting_get_member(g, "lru_gen");
@@ -183,7 +183,7 @@ static int parse_lru_gen(struct parser *ps, const config_setting_t *g,
 }
 
 /* Arm @i of the "arms" list. */
-static int parse_arm(struct parser *ps, const config_setting_t *g, int i,
+static int parse_arm(struct exp_parser *ps, const config_setting_t *g, int i,
 		     void *ctx)
 {
 	struct exp_arm *a = &ps->e->arms[i];
@@ -211,7 +211,7 @@ static int parse_arm(struct parser *ps, const config_setting_t *g, int i,
 	return 0;
 }
 
-int exp_parse_arms(struct parser *ps, const config_setting_t *root)
+int exp_parse_arms(struct exp_parser *ps, const config_setting_t *root)
 {
 	config_setting_t *l;
 	int n;

@@ -19,7 +19,7 @@ const char *kname(char *buf, size_t size, const char *what, const char *key)
 	return buf;
 }
 
-static int dupstr(struct parser *ps, const config_setting_t *s,
+static int dupstr(struct exp_parser *ps, const config_setting_t *s,
 		  const char *v, char **out)
 {
 	free(*out);
@@ -27,7 +27,7 @@ static int dupstr(struct parser *ps, const config_setting_t *s,
 	return *out ? 0 : perr(ps, s, "out of memory");
 }
 
-int get_str(struct parser *ps, const config_setting_t *g, const char *what,
+int get_str(struct exp_parser *ps, const config_setting_t *g, const char *what,
 	    const char *key, bool required, char **out)
 {
 	config_setting_t *s = config_setting_get_member(g, key);
@@ -44,7 +44,7 @@ int get_str(struct parser *ps, const config_setting_t *g, const char *what,
 	return dupstr(ps, s, v, out);
 }
 
-int get_num(struct parser *ps, const config_setting_t *g, const char *what,
+int get_num(struct exp_parser *ps, const config_setting_t *g, const char *what,
 	    const char *key, double min, double max, double *out)
 {
 	config_setting_t *s = config_setting_get_member(g, key);
@@ -54,7 +54,7 @@ int get_num(struct parser *ps, const config_setting_t *g, const char *what,
 				min, max, out) : 0;
 }
 
-int get_uint(struct parser *ps, const config_setting_t *g, const char *what,
+int get_uint(struct exp_parser *ps, const config_setting_t *g, const char *what,
 	     const char *key, unsigned int min, unsigned int max,
 	     unsigned int *out)
 {
@@ -71,7 +71,7 @@ int get_uint(struct parser *ps, const config_setting_t *g, const char *what,
 	return 0;
 }
 
-int get_bool(struct parser *ps, const config_setting_t *g, const char *what,
+int get_bool(struct exp_parser *ps, const config_setting_t *g, const char *what,
 	     const char *key, int *out)
 {
 	config_setting_t *s = config_setting_get_member(g, key);
@@ -86,16 +86,7 @@ int get_bool(struct parser *ps, const config_setting_t *g, const char *what,
 	return 0;
 }
 
-void free_strv(char **v, size_t n)
-{
-	if (!v)
-		return;
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
-int get_strv(struct parser *ps, const config_setting_t *g, const char *what,
+int get_strv(struct exp_parser *ps, const config_setting_t *g, const char *what,
 	     const char *key, bool nonempty, char ***out, size_t *n)
 {
 	config_setting_t *s = config_setting_get_member(g, key);
@@ -133,7 +124,7 @@ int get_strv(struct parser *ps, const config_setting_t *g, const char *what,
 	return 0;
 }
 
-void *get_groups(struct parser *ps, const config_setting_t *g,
+void *get_groups(struct exp_parser *ps, const config_setting_t *g,
 		 const char *key, bool required, size_t size,
 		 config_setting_t **list, int *n)
 {
@@ -173,7 +164,7 @@ void *get_groups(struct parser *ps, const config_setting_t *g,
 	return arr;
 }
 
-int each_group(struct parser *ps, const config_setting_t *list,
+int each_group(struct exp_parser *ps, const config_setting_t *list,
 	       size_t *count, group_fn fn, void *ctx)
 {
 	for (int i = 0; i < config_setting_length(list); i++) {
@@ -184,7 +175,7 @@ int each_group(struct parser *ps, const config_setting_t *list,
 	return 0;
 }
 
-int group_head(struct parser *ps, const config_setting_t *g,
+int group_head(struct exp_parser *ps, const config_setting_t *g,
 	       const char *list, int i, const char *keys, char *what,
 	       size_t size, int *line, char **name)
 {
@@ -196,7 +187,7 @@ int group_head(struct parser *ps, const config_setting_t *g,
 	return check_name(ps, g, what, *name);
 }
 
-int check_name(struct parser *ps, const config_setting_t *g,
+int check_name(struct exp_parser *ps, const config_setting_t *g,
 	       const char *what, const char *name)
 {
 	size_t len = strlen(name);
@@ -214,7 +205,7 @@ int check_name(struct parser *ps, const config_setting_t *g,
 	return 0;
 }
 
-int check_subst_v(struct parser *ps, const config_setting_t *s,
+int check_subst_v(struct exp_parser *ps, const config_setting_t *s,
 		  const char *what, char *const *v, size_t n)
 {
 	char bad[64];

@@ -21,13 +21,10 @@
 #include "common/confcheck.h"
 #include "tools/ab/exp.h"
 
-struct parser {
+struct exp_parser {
 	struct conf_ctx cc;		/* errors go to the caller's exp_error */
 	struct experiment *e;		/* what is parsed so far */
 };
-
-/* perr - report at setting @s (NULL: line 1) and evaluate to -1. */
-#define perr(ps, s, ...) conf_err(&(ps)->cc, (s), __VA_ARGS__)
 
 /* kname - "@what@key" into @buf (@size bytes) for messages; returns @buf. */
 const char *kname(char *buf, size_t size, const char *what, const char *key);
@@ -36,20 +33,20 @@ const char *kname(char *buf, size_t size, const char *what, const char *key);
  * get_str - string member @key of @g, not empty, copied into *@out (the
  * old value freed).  Absent: -1 if @required, else 0 with *@out untouched.
  */
-int get_str(struct parser *ps, const config_setting_t *g, const char *what,
+int get_str(struct exp_parser *ps, const config_setting_t *g, const char *what,
 	    const char *key, bool required, char **out);
 
 /* get_num - optional number member @key of @g in [@min, @max]; 0 or -1. */
-int get_num(struct parser *ps, const config_setting_t *g, const char *what,
+int get_num(struct exp_parser *ps, const config_setting_t *g, const char *what,
 	    const char *key, double min, double max, double *out);
 
 /* get_uint - optional integer member @key of @g in [@min, @max]; 0 or -1. */
-int get_uint(struct parser *ps, const config_setting_t *g, const char *what,
+int get_uint(struct exp_parser *ps, const config_setting_t *g, const char *what,
 	     const char *key, unsigned int min, unsigned int max,
 	     unsigned int *out);
 
 /* get_bool - optional boolean member @key of @g as 0 or 1; 0 or -1. */
-int get_bool(struct parser *ps, const config_setting_t *g, const char *what,
+int get_bool(struct exp_parser *ps, const config_setting_t *g, const char *what,
 	     const char *key, int *out);
 
 /*
@@ -58,11 +55,8 @@ int get_bool(struct parser *ps, const config_setting_t *g, const char *what,
  * @nonempty an empty array is an error.  On failure *@out and *@n hold
  * what was copied so far (for exp_free()).  Returns 0 or -1.
  */
-int get_strv(struct parser *ps, const config_setting_t *g, const char *what,
+int get_strv(struct exp_parser *ps, const config_setting_t *g, const char *what,
 	     const char *key, bool nonempty, char ***out, size_t *n);
-
-/* free_strv - free the @n strings of @v and @v (NULL is fine). */
-void free_strv(char **v, size_t n);
 
 /*
  * get_groups - member @key of @g, a list of groups, as a zeroed array of
@@ -71,12 +65,12 @@ void free_strv(char **v, size_t n);
  * empty (an error when @required: *@n -1), NULL with *@n -1 on any other
  * error (wrong type, an element not a group, no memory).
  */
-void *get_groups(struct parser *ps, const config_setting_t *g,
+void *get_groups(struct exp_parser *ps, const config_setting_t *g,
 		 const char *key, bool required, size_t size,
 		 config_setting_t **list, int *n);
 
 /* One element @g, number @i, of a list of groups; 0 or -1 (reported). */
-typedef int (*group_fn)(struct parser *ps, const config_setting_t *g,
+typedef int (*group_fn)(struct exp_parser *ps, const config_setting_t *g,
 			int i, void *ctx);
 
 /*
@@ -85,7 +79,7 @@ typedef int (*group_fn)(struct parser *ps, const config_setting_t *g,
  * releases an element that failed half way.  Stops at the first failure:
  * returns 0 or -1.
  */
-int each_group(struct parser *ps, const config_setting_t *list,
+int each_group(struct exp_parser *ps, const config_setting_t *list,
 	       size_t *count, group_fn fn, void *ctx);
 
 /*
@@ -94,7 +88,7 @@ int each_group(struct parser *ps, const config_setting_t *list,
  * checked against @keys (", " separated), and its required "name", a
  * valid name (check_name()), into *@name.  Returns 0 or -1 (reported).
  */
-int group_head(struct parser *ps, const config_setting_t *g,
+int group_head(struct exp_parser *ps, const config_setting_t *g,
 	       const char *list, int i, const char *keys, char *what,
 	       size_t size, int *line, char **name);
 
@@ -102,7 +96,7 @@ int group_head(struct parser *ps, const config_setting_t *g,
  * check_name - @name (of the group @g) is at most 32 letters, digits, '-',
  * '_' and '.' (not first): it ends up in paths and table heads.  0 or -1.
  */
-int check_name(struct parser *ps, const config_setting_t *g,
+int check_name(struct exp_parser *ps, const config_setting_t *g,
 	       const char *what, const char *name);
 
 /*
@@ -110,13 +104,13 @@ int check_name(struct parser *ps, const config_setting_t *g,
  * (exp_check_subst() against the experiment so far); else -1, reported
  * at @s.
  */
-int check_subst_v(struct parser *ps, const config_setting_t *s,
+int check_subst_v(struct exp_parser *ps, const config_setting_t *s,
 		  const char *what, char *const *v, size_t n);
 
 /*
  * exp_parse_arms - the "arms" list of @root into ps->e->arms; needs the
  * workloads parsed (overrides name them).  0 or -1 (reported).
  */
-int exp_parse_arms(struct parser *ps, const config_setting_t *root);
+int exp_parse_arms(struct exp_parser *ps, const config_setting_t *root);
 
 #endif /* ADVSHIM_AB_EXP_GET_H */

@@ -2,7 +2,8 @@
 /*
  * exp_parse.c - experiment text (libconfig) -> struct experiment: the top
  * level, files, workloads and the event here; the arms in exp_arm.c; the
- * typed readers both use in exp_get.c.
+ * typed readers both use in exp_get.c; the model both fill (lookups and
+ * freeing) in exp_model.c.  exp_parse -> exp_arm -> exp_get, exp_model.
  *
  * Strict on purpose: an experiment runs for minutes as root, so a typo
  * (a misspelt key silently ignored, a workload name that matches nothing)
@@ -28,7 +29,7 @@
 #define EVENT_KEYS "workload"
 
 /* File @i of the "files" list. */
-static int parse_file(struct parser *ps, const config_setting_t *g, int i,
+static int parse_file(struct exp_parser *ps, const config_setting_t *g, int i,
 		      void *ctx)
 {
 	struct exp_file *f = &ps->e->files[i];
@@ -54,7 +55,7 @@ static int parse_file(struct parser *ps, const config_setting_t *g, int i,
 	return 0;
 }
 
-static int parse_files(struct parser *ps, const config_setting_t *root)
+static int parse_files(struct exp_parser *ps, const config_setting_t *root)
 {
 	config_setting_t *l;
 	int n;
@@ -67,7 +68,7 @@ static int parse_files(struct parser *ps, const config_setting_t *root)
 }
 
 /* File paths may only use ${DIR} and ${BUILD}: they exist before arms. */
-static int check_file_paths(struct parser *ps, const config_setting_t *root)
+static int check_file_paths(struct exp_parser *ps, const config_setting_t *root)
 {
 	config_setting_t *l = config_setting_get_member(root, "files");
 
@@ -89,7 +90,7 @@ static int check_file_paths(struct parser *ps, const config_setting_t *root)
 }
 
 /* Workload @i of the "workloads" list. */
-static int parse_workload(struct parser *ps, const config_setting_t *g,
+static int parse_workload(struct exp_parser *ps, const config_setting_t *g,
 			  int i, void *ctx)
 {
 	struct exp_workload *w = &ps->e->wl[i];
@@ -121,7 +122,7 @@ static int parse_workload(struct parser *ps, const config_setting_t *g,
 	return 0;
 }
 
-static int parse_workloads(struct parser *ps, const config_setting_t *root)
+static int parse_workloads(struct exp_parser *ps, const config_setting_t *root)
 {
 	config_setting_t *l;
 	int n;
@@ -136,15 +137,7 @@ static int parse_workloads(struct parser *ps, const config_setting_t *root)
 	return 0;
 }
 
-int exp_find_workload(const struct experiment *e, const char *name)
-{
-	for (size_t i = 0; i < e->nwl; i++)
-		if (!strcmp(e->wl[i].name, name))
-			return (int)i;
-	return -1;
-}
-
-static int parse_event(struct parser *ps, const config_setting_t *root)
+static int parse_event(struct exp_parser *ps, const config_setting_t *root)
 {
 	config_setting_t *g = config_setting_get_member(root, "event");
 	char *wl = NULL;
@@ -170,7 +163,7 @@ static int parse_event(struct parser *ps, const config_setting_t *root)
 	return ret;
 }
 
-static int parse_top(struct parser *ps, const config_setting_t *root)
+static int parse_top(struct exp_parser *ps, const config_setting_t *root)
 {
 	struct experiment *e = ps->e;
 	unsigned int version = 0;
@@ -220,7 +213,7 @@ static int parse_top(struct parser *ps, const config_setting_t *root)
 }
 
 /* Cross checks that need everything parsed. */
-static int check_all(struct parser *ps, const config_setting_t *root)
+static int check_all(struct exp_parser *ps, const config_setting_t *root)
 {
 	struct experiment *e = ps->e;
 
@@ -237,7 +230,7 @@ static int check_all(struct parser *ps, const config_setting_t *root)
 int exp_parse_buffer(const char *buf, const char *name,
 		     struct experiment **out, struct exp_error *err)
 {
-	struct parser ps = { .cc = CONF_CTX(name, err) };
+	struct exp_parser ps = { .cc = CONF_CTX(name, err) };
 	config_setting_t *root;
 	config_t cfg;
 	int ret = -1;
@@ -286,49 +279,4 @@ int exp_load_file(const char *path, struct experiment **out,
 	ret = exp_parse_buffer(buf, path, out, err);
 	free(buf);
 	return ret;
-}
-
-static void free_shim(struct exp_shim *s)
-{
-	free(s->policy);
-	free(s->policy_text);
-}
-
-void exp_free(struct experiment *e)
-{
-	if (!e)
-		return;
-	for (size_t i = 0; i < e->nfiles; i++) {
-		free(e->files[i].name);
-		free(e->files[i].path);
-	}
-	for (size_t i = 0; i < e->nwl; i++) {
-		free(e->wl[i].name);
-		free_strv(e->wl[i].argv, e->wl[i].argc);
-	}
-	for (size_t i = 0; i < e->narms; i++) {
-		struct exp_arm *a = &e->arms[i];
-
-		free(a->name);
-		free(a->label);
-		free_shim(&a->shim);
-		free_strv(a->watch.args, a->watch.nargs);
-		free_strv(a->watch.command, a->watch.ncommand);
-		free_strv(a->env, a->nenv);
-		for (size_t j = 0; j < a->nov; j++) {
-			free(a->ov[j].workload);
-			free_shim(&a->ov[j].shim);
-			free_strv(a->ov[j].env, a->ov[j].nenv);
-			free_strv(a->ov[j].argv, a->ov[j].argc);
-		}
-		free(a->ov);
-	}
-	free(e->files);
-	free(e->wl);
-	free(e->arms);
-	free(e->source);
-	free(e->name);
-	free(e->description);
-	free(e->dir);
-	free(e);
 }

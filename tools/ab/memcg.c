@@ -12,54 +12,27 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/cgroup_read.h"
 #include "common/readfile.h"
 #include "tools/ab/memcg.h"
-
-static bool has_word(const char *buf, const char *w)
-{
-	size_t len = strlen(w);
-
-	for (const char *p = strstr(buf, w); p; p = strstr(p + 1, w))
-		if ((p == buf || p[-1] == ' ' || p[-1] == '\n') &&
-		    (p[len] == ' ' || p[len] == '\n' || p[len] == '\0'))
-			return true;
-	return false;
-}
-
-static int try_v2(const char *dir, struct memcg_root *r)
-{
-	char path[PATH_MAX], *buf;
-	bool ok;
-
-	if (path_join(path, sizeof(path), dir, "cgroup.controllers") ||
-	    read_file(path, &buf, NULL, 0))
-		return -1;
-	ok = has_word(buf, "memory");
-	free(buf);
-	if (!ok)
-		return -1;
-	r->version = 2;
-	snprintf(r->hier, sizeof(r->hier), "%s", dir);
-	return 0;
-}
 
 int memcg_detect(const char *cgroot, const char *parent,
 		 struct memcg_root *r, char *why, size_t size)
 {
-	char path[PATH_MAX], uni[PATH_MAX];
+	char path[PATH_MAX];
+	int v;
 
 	memset(r, 0, sizeof(*r));
-	path_join(uni, sizeof(uni), cgroot, "unified");
-	if (try_v2(cgroot, r) && try_v2(uni, r)) {
-		path_join(path, sizeof(path), cgroot, "memory/memory.limit_in_bytes");
-		if (access(path, F_OK)) {
+	v = cg_detect_mount(cgroot, r->hier, sizeof(r->hier));
+	if (v < 0) {
+		if (v == -ENAMETOOLONG)
+			snprintf(why, size, "cgroup root path too long");
+		else
 			snprintf(why, size, "no memory controller: neither cgroup v2 with \"memory\" in %s/cgroup.controllers (or %s/unified) nor a cgroup v1 memory hierarchy at %s/memory; mount one (e.g. mount -t cgroup2 none %s)",
 				 cgroot, cgroot, cgroot, cgroot);
-			return -1;
-		}
-		r->version = 1;
-		path_join(r->hier, sizeof(r->hier), cgroot, "memory");
+		return -1;
 	}
+	r->version = v;
 	if (path_join(r->parent, sizeof(r->parent), r->hier,
 		      parent && *parent ? parent : "")) {
 		snprintf(why, size, "cgroup parent path too long");
@@ -78,7 +51,8 @@ int memcg_detect(const char *cgroot, const char *parent,
 		if (write_file_at(NULL, path, "+memory", 7, 0) && errno != EBUSY) {
 			char *buf = NULL;
 
-			if (read_file(path, &buf, NULL, 0) || !has_word(buf, "memory")) {
+			if (read_file(path, &buf, NULL, 0) ||
+			    !cg_parse_has_memory(buf, strlen(buf))) {
 				snprintf(why, size, "cannot enable the memory controller in %s: %s",
 					 path, strerror(errno));
 				free(buf);

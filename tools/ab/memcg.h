@@ -28,7 +28,8 @@ struct memcg {
 /*
  * memcg_detect - find a writable memory controller under @cgroot
  * (normally /sys/fs/cgroup): cgroup v2 at @cgroot or @cgroot/unified
- * with "memory" in cgroup.controllers, else v1 at @cgroot/memory.
+ * with "memory" in cgroup.controllers, else v1 at @cgroot/memory
+ * (common/cgroup_read.h: cg_detect_mount).
  * @parent (may be NULL) is a path relative to the hierarchy root under
  * which memcgs are made.  Returns 0, or -1 with a sentence in @why.
  */

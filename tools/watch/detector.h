@@ -45,7 +45,11 @@
  *
  * After a burst the episode waits ("draining") until the file min_seq has
  * passed the generation the burst made oldest; only then, if the interval
- * still thrashes with stuck pages, may another burst follow.  The episode
+ * still thrashes with stuck pages, may another burst follow.  There a
+ * quarter of min_stuck_pct counts as stuck: whatever sits above the
+ * oldest generation then was promoted by the burst's own aging walks (a
+ * reader that still mapped the cold file), and would otherwise stay
+ * cached for good.  The episode
  * ends when refaults fall below the threshold, when the kernel ages by
  * itself (max_seq moved beyond what our steps left), when nothing is
  * stuck after the drain, at drain_timeout_ms, or when the next burst would

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/cgroup_read.h"
 #include "common/clock.h"
 #include "common/confcheck.h"
 #include "common/readfile.h"
@@ -275,6 +276,8 @@ static int run(const struct watch_opts *o, struct watch_conf *conf,
 /* check_machine - can it be watched, and how?  0 or EXIT_ENV (said). */
 static int check_machine(const struct watch_opts *o, struct setup *su)
 {
+	int v;
+
 	/* debugfs is root-only; a fixture tree (--debugfs-root) is not */
 	if (geteuid() != 0 && !o->debugfs_given) {
 		fprintf(stderr, "advshim-watch: must run as root (debugfs and "
@@ -286,8 +289,10 @@ static int check_machine(const struct watch_opts *o, struct setup *su)
 		return EXIT_ENV;
 	if (check_lrugen(o))
 		return EXIT_ENV;
-	if (watch_fs_detect_memcg_root(o->cgroup_root, su->memcg_root,
-				       sizeof(su->memcg_root), &su->v1)) {
+	v = cg_detect_mount(o->cgroup_root, su->memcg_root,
+			    sizeof(su->memcg_root));
+	su->v1 = v == CG_V1;
+	if (v < 0) {
 		fprintf(stderr, "advshim-watch: no memory cgroup hierarchy at "
 			"%s (neither cgroup2 nor %s/memory); refault rates "
 			"would be unknown, so nothing could ever be aged\n",

@@ -7,7 +7,8 @@
 WATCH_LIB_SRCS	:= tools/watch/kver.c tools/watch/detector.c \
 		   tools/watch/watch_settings.c tools/watch/watch_conf.c \
 		   tools/watch/watch_opts.c tools/watch/watch_doc.c \
-		   tools/watch/wlog.c tools/watch/watch.c \
+		   tools/watch/wlog.c tools/watch/watch_state.c \
+		   tools/watch/watch.c \
 		   tools/watch/watch_read.c tools/watch/watch_rates.c \
 		   tools/watch/watch_act.c tools/watch/watch_metrics.c \
 		   tools/watch/watch_fs.c
@@ -16,6 +17,7 @@ WATCH_LIB_OBJS	:= $(WATCH_LIB_SRCS:%.c=$(OBJ)/%.o)
 WATCH_TEST_SRCS	:= tests/unit/test_watch_conf.c tests/unit/test_watch_daemon.c \
 		   tests/unit/test_watch_detector.c \
 		   tests/unit/test_watch_kernels.c tests/unit/test_watch_parse.c \
+		   tests/unit/test_watch_replay.c \
 		   tests/unit/test_watch_settings.c
 WATCH_TESTS	:= $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(WATCH_TEST_SRCS))
 # Prints the manual pages' generated lists of settings (not installed).

@@ -109,13 +109,4 @@ void watch_fs_io(struct watch_fs *fs, struct watch_io *io);
 /* watch_fs_free - close and free everything (NULL is fine). */
 void watch_fs_free(struct watch_fs *fs);
 
-/*
- * watch_fs_detect_memcg_root - from a cgroup mount point @root pick the
- * memory hierarchy: @root itself when it is cgroup2 (or a fixture with
- * cgroup.controllers), else @root/memory (v1).  Writes it to @out and sets
- * *v1.  Returns 0, or -1 with errno ENOENT when neither exists.
- */
-int watch_fs_detect_memcg_root(const char *root, char *out, size_t size,
-			       bool *v1);
-
 #endif /* ADVSHIM_WATCH_WATCH_H */

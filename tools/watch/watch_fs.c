@@ -17,7 +17,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/readfile.h"
@@ -244,32 +243,4 @@ void watch_fs_free(struct watch_fs *fs)
 	free(fs->stat.p);
 	free(fs->small.p);
 	free(fs);
-}
-
-int watch_fs_detect_memcg_root(const char *root, char *out, size_t size,
-			       bool *v1)
-{
-	char probe[PATH_MAX];
-	struct stat st;
-
-	/* cgroup2 (real mount or fixture): cgroup.controllers at the top */
-	if (!path_join(probe, sizeof(probe), root, "cgroup.controllers") &&
-	    !stat(probe, &st)) {
-		*v1 = false;
-		return snprintf(out, size, "%s", root) < (int)size ? 0 : -1;
-	}
-	/* v1: the memory controller's own hierarchy */
-	if (!path_join(probe, sizeof(probe), root, "memory/memory.stat") &&
-	    !stat(probe, &st)) {
-		*v1 = true;
-		return path_join(out, size, root, "memory");
-	}
-	/* given the v1 memory mount itself */
-	if (!path_join(probe, sizeof(probe), root, "memory.stat") &&
-	    !stat(probe, &st)) {
-		*v1 = true;
-		return snprintf(out, size, "%s", root) < (int)size ? 0 : -1;
-	}
-	errno = ENOENT;
-	return -1;
 }

@@ -1,122 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * watch_int.h - the watcher's state, shared by the files that implement
- * watch.h; nothing outside tools/watch/watch*.c includes it.
+ * watch_int.h - the steps of the watcher's tick, shared by the files that
+ * implement watch.h; nothing outside tools/watch/watch*.c (and a unit test
+ * that feeds watch_gen_rows) includes it.  The state they work on is
+ * watch_state.h; the dependency direction is written there.
  *
- *   watch.c          state tables, events, the tick (watch_tick)
  *   watch_read.c     lru_gen snapshots, lockdown, per-node samples
  *   watch_rates.c    memory.stat refault rates and their back-off
  *   watch_act.c      write safety: resolve, refuse, write, verify
  *   watch_metrics.c  the Prometheus textfile
  *
- * A struct watch is used by one thread at a time (the daemon's loop); no
- * function here locks.  None of them fails outright: a problem becomes an
- * event in the log (and no write), and the next tick starts over.
+ * None of them fails outright: a problem becomes an event in the log (and
+ * no write), and the next tick starts over.
  */
 #ifndef ADVSHIM_WATCH_INT_H
 #define ADVSHIM_WATCH_INT_H
 
-#include <stdbool.h>
-#include <stdint.h>
-#include <uthash.h>
-
-#include "tools/watch/detector.h"
-#include "common/lrugen.h"
-#include "tools/watch/watch.h"
-
-#define CMD_MAX 320	/* a burst: up to DET_MAX_GENS commands */
-
-/* Per memcg (memory.stat is per memcg, not per node). */
-struct memcg_state {
-	UT_hash_handle hh;
-	char *path;		/* key */
-	bool have_prev;
-	uint64_t prev_ms, prev_refault, prev_activate;
-	bool prev_has_act;
-	unsigned long read_tick;	/* poll of the last rate computation */
-	double refaults_per_s, activations_per_s;	/* < 0 unknown */
-	bool seen;
-};
-
-/* Per memcg x node. */
-struct lruvec_state {
-	UT_hash_handle hh;
-	char *key;		/* "nid:path" */
-	char *path;
-	int nid;
-	uint64_t id;
-	struct det_state det;
-	bool seen;
-	bool gone;		/* vanished or printed twice: swept */
-	bool was_thrashing;
-	bool explicit_force;	/* ERANGE seen: force_scan spelled out */
-	bool pending;		/* write succeeded, advance not yet seen */
-	unsigned long pending_from;
-	char pending_cmd[CMD_MAX];
-	/* this tick's sample */
-	unsigned long max_seq, youngest_age;
-	bool candidate;
-	struct det_sample sample;
-	/* memory.stat economy in all-memcg mode (see watch_rates.c) */
-	uint64_t sig, prev_sig;		/* hash of the page counts */
-	bool low;			/* last rate far below threshold */
-	unsigned int backoff;		/* 0, 1, 3, 7: polls skipped */
-	/* metrics */
-	unsigned long agings, failures;
-};
-
-struct watch {
-	struct watch_conf conf;
-	struct det_params params;	/* conf.det + the kernel's rules */
-	struct kver_rules rules;
-	bool cgroup_v1;
-	struct watch_io io;
-	struct wlog *log;
-	struct lrugen_snap snap, fresh, full;
-	struct lruvec_state *lruvecs;
-	struct memcg_state *memcgs;
-	bool *target_seen;		/* per conf.cgroups[i]: ever seen */
-	bool *target_warned;
-	bool no_write;			/* lockdown: writes are refused */
-	bool read_full_only;		/* lockdown: lru_gen unreadable */
-	bool no_full;			/* lru_gen_full absent */
-	int enabled;			/* last read of lru_gen/enabled */
-	uint64_t now_ms;
-	struct watch_counts counts;
-};
-
-/* ---- watch.c: events and state tables ---- */
-
-/* watch_emit - count @ev and write it to the log at the tick's time. */
-void watch_emit(struct watch *w, struct wevent *ev);
-
-/* watch_emit_global - an event about no memcg: @msg, @error (or NULL). */
-void watch_emit_global(struct watch *w, const char *event, const char *msg,
-		       const char *error);
-
-/* watch_lv_event - @ev initialised as @event about @lv, with its numbers. */
-void watch_lv_event(struct wevent *ev, const char *event,
-		    const struct lruvec_state *lv);
-
-/* watch_mark_gone - log @lv as vanished (@msg) and flag it for removal. */
-void watch_mark_gone(struct watch *w, struct lruvec_state *lv,
-		     const char *msg);
-
-/*
- * watch_lv_get - the state of memcg @path on node @nid, created (with ID
- * @id and a fresh detector) when new.  NULL when out of memory.
- */
-struct lruvec_state *watch_lv_get(struct watch *w, const char *path, int nid,
-				  uint64_t id);
-
-/* watch_lv_free - unlink @lv from the table and free it. */
-void watch_lv_free(struct watch *w, struct lruvec_state *lv);
-
-/* watch_mc_get - the memory.stat state of @path, created; NULL on ENOMEM. */
-struct memcg_state *watch_mc_get(struct watch *w, const char *path);
-
-/* watch_is_target - whether @path is watched (and note it was seen). */
-bool watch_is_target(struct watch *w, const char *path);
+#include "tools/watch/watch_state.h"
 
 /* ---- watch_read.c ---- */
 
