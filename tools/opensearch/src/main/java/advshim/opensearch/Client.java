@@ -11,7 +11,7 @@ import java.nio.file.Path;
  * directory is given (its http.port and node.pid files, NodeMain):
  *
  *   load HOME --vectors N --dims D [--index NAME] [--seed S] [--engine lucene|faiss]
- *             [--store hybridfs|mmapfs|niofs|fs] [--compound]
+ *             [--store hybridfs|mmapfs|niofs|fs] [--compound] [--setting KEY=VALUE]...
  *   search HOME --threads T (--duration S | --queries Q) [--index NAME] [--k 10]
  *             [--seed S] [--interval-ms MS] [--hash-queries N]
  *
@@ -21,6 +21,7 @@ final class Client {
 	static final String USAGE =
 		"usage: advshim-opensearch load HOME --vectors N --dims D [--index NAME] [--seed S]\n"
 		+ "              [--engine lucene|faiss] [--store hybridfs|mmapfs|niofs|fs] [--compound]\n"
+		+ "              [--setting KEY=VALUE]...   (an index setting under index., VALUE as JSON or a string)\n"
 		+ "       advshim-opensearch search HOME --threads T (--duration S | --queries Q) [--index NAME]\n"
 		+ "              [--k 10] [--seed S] [--interval-ms MS] [--hash-queries N]\n"
 		+ "       advshim-opensearch node HOME   (the launcher script sets it up)";
@@ -34,6 +35,8 @@ final class Client {
 	String engine = "lucene";
 	String store;
 	boolean compound;
+	/** --setting index settings, as JSON members ("store.type":"mmapfs"). */
+	final java.util.List<String> settings = new java.util.ArrayList<>();
 	int threads = -1;
 	double durationS = -1;
 	long queries = -1;
@@ -119,6 +122,7 @@ final class Client {
 		case "--seed" -> seed = Long.parseLong(v);
 		case "--engine" -> engine = oneOf(a, v, "lucene", "faiss");
 		case "--store" -> store = oneOf(a, v, "hybridfs", "mmapfs", "niofs", "fs");
+		case "--setting" -> settings.add(setting(v));
 		case "--threads" -> threads = (int) number(a, v, 1);
 		case "--duration" -> durationS = Double.parseDouble(v);
 		case "--queries" -> queries = number(a, v, 1);
@@ -136,6 +140,21 @@ final class Client {
 			throw new IllegalArgumentException("load needs --vectors and --dims");
 		if (mode.equals("search") && (threads < 0 || (durationS <= 0 && queries < 0)))
 			throw new IllegalArgumentException("search needs --threads and --duration or --queries");
+	}
+
+	/*
+	 * KEY=VALUE as a JSON member of the index settings: VALUE as it is
+	 * when it is a number, true/false or starts with [ or {, else quoted.
+	 */
+	private static String setting(String kv) {
+		int eq = kv.indexOf('=');
+
+		if (eq < 1)
+			throw new IllegalArgumentException("--setting: not KEY=VALUE: '" + kv + "'");
+		String k = kv.substring(0, eq), v = kv.substring(eq + 1);
+		boolean raw = v.matches("-?[0-9.]+|true|false") || v.startsWith("[") || v.startsWith("{");
+
+		return "\"" + k + "\":" + (raw ? v : "\"" + v.replace("\"", "\\\"") + "\"");
 	}
 
 	private static long number(String opt, String v, long min) {

@@ -62,6 +62,9 @@ final class Loader {
 		// Flushed segments (use_compound_file) and merged ones (compound_format).
 		String compound = ",\"use_compound_file\":" + o.compound + ",\"compound_format\":" + o.compound;
 
+		for (String kv : o.settings)
+			store += "," + kv;
+
 		return "{\"settings\":{\"index\":{\"number_of_shards\":1,\"number_of_replicas\":0,\"knn\":true"
 			+ ",\"refresh_interval\":\"-1\"" + store + compound + "}},"
 			+ "\"mappings\":{\"properties\":{\"vec\":{\"type\":\"knn_vector\",\"dimension\":" + o.dims

@@ -9,7 +9,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * `search`: reads the index's dimension and size from the node, runs the
+ * `search`: waits until the index is green (its shard open: after a node
+ * restart HTTP answers first), reads its dimension and size, runs the
  * Workers and reports every interval until --queries are done, --duration
  * has passed or SIGINT/SIGTERM (the summary is printed first, exit 0).
  */
@@ -18,6 +19,8 @@ final class Searcher {
 	}
 
 	static int run(Client o, Http http, ProcStat node, PrintStream out) throws IOException, InterruptedException {
+		// After a restart the node answers before its shards are open.
+		http.send("GET", "/_cluster/health/" + o.index + "?wait_for_status=green&timeout=300s", null);
 		int dims = (int) field(http.send("GET", "/" + o.index + "/_mapping", null), "dimension");
 		long docs = field(http.send("GET", "/" + o.index + "/_count", null), "count");
 		String segs = http.send("GET", "/_cat/segments/" + o.index + "?h=segment", null);
