@@ -32,9 +32,16 @@ case $version in
    exit 1 ;;
 esac
 
+# transport-grpc-spi (the SPI k-NN's plugin class implements) is published
+# from 3.6.0 on; k-NN 3.5 references the same interfaces.
+grpc=
+case $version in
+3.[0-5].*) grpc=-Dgrpc.spi.version=3.6.0 ;;
+esac
+
 mvn_run() {
 	# shellcheck disable=SC2086
-	JAVA_HOME=$jdk "${MVN:-mvn}" -B -q -f "$here/pom.xml" \
+	JAVA_HOME=$jdk "${MVN:-mvn}" -B -q -f "$here/pom.xml" $grpc \
 		${OPENSEARCH_M2:+-Dmaven.repo.local=$OPENSEARCH_M2} \
 		-Dopensearch.version="$version" -Dadvshim.target="$out/target" "$@" \
 		>>"$log" 2>&1
