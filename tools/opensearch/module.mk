@@ -5,6 +5,7 @@
 #   make                   builds $(BUILD)/advshim-opensearch when Maven and
 #                          a JDK 21+ are there; says so in one line otherwise
 #   make check-opensearch  the node plain and under the shim (in make check)
+#   make lab-opensearch    the node in the MGLRU lab guest (start-up, step one)
 #
 # OPENSEARCH_VERSION=3.x builds another 3.x release (with k-NN 3.x.0).
 OPENSEARCH_VERSION ?= 3.6.0
@@ -28,3 +29,9 @@ $(OPENSEARCH_BIN): $(OPENSEARCH_SRCS) $(OPENSEARCH_BUILD_FILES) $(OPENSEARCH_STA
 CHECK_TARGETS	+= check-opensearch
 check-opensearch: $(SHIM_LIB) $(CLI_BIN) $(OPENSEARCH_BIN)
 	@sh tests/integration/opensearch/run.sh $(BUILD) "$(SANITIZER)"
+
+# The lab, step one (tools/opensearch/lab/): does the real node start in
+# the MGLRU lab guest, and in how much guest time.  Not in make check.
+.PHONY: lab-opensearch
+lab-opensearch: $(OPENSEARCH_BIN) $(SHIM_LIB) $(WATCH_BIN) $(LOAD_BIN) $(CLI_BIN)
+	@sh tools/opensearch/lab/lab-opensearch.sh $(BUILD)
