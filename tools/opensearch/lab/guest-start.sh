@@ -21,6 +21,10 @@ export ADVSHIM_OPENSEARCH_START_S=$START_LIMIT_S OPENSEARCH_HEAP=${OPENSEARCH_HE
 # Under TCG: C1 only, the serial collector, an AppCDS archive.
 export OPENSEARCH_JAVA_OPTS="-XX:TieredStopAtLevel=1 -XX:-UsePerfData -XX:+AutoCreateSharedArchive -XX:SharedArchiveFile=/tmp/opensearch.jsa"
 
+# The guest's init leaves loopback down: the node binds 127.0.0.1, but
+# the client's connect fails with "Network is unreachable" (first run).
+ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up 2>/dev/null ||
+	say "cannot bring loopback up; the client will not reach the node"
 mkdir -p /data/os
 cp -r "$J/home/." /data/os/ || die "cannot copy the node's home to /data"
 rm -rf "$J/home"
