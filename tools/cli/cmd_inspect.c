@@ -3,7 +3,8 @@
  * cmd_inspect.c - `advshim inspect [--json] PID`: a process's file
  * mappings as the kernel sees them, and the shim's counters if loaded.
  *
- * Per file (VMAs grouped by path): mapped size, the advice in force from
+ * Per file (VMAs grouped by path): mapped size (the file's bytes its VMAs
+ * cover, each byte once: inspect_span.c), the advice in force from
  * /proc/PID/smaps VmFlags (rr = RANDOM, sr = SEQUENTIAL, "mixed" when the
  * file's VMAs differ), RSS from smaps, and the file's page-cache residency
  * (inspect maps the file itself and asks mincore).  The shim's counters
@@ -34,7 +35,9 @@
 struct file_row {
 	char *path;
 	UT_hash_handle hh;		/* by path: JVMs map thousands of files */
-	uint64_t mapped_kib;
+	uint64_t mapped_kib;		/* distinct file bytes, once parsed */
+	uint64_t vma_kib;		/* the VMAs' sizes added up */
+	struct inspect_span spans;
 	uint64_t rss_kib;
 	uint64_t inode;			/* of its first VMA */
 	unsigned int vmas, rr_vmas, sr_vmas;
@@ -84,7 +87,9 @@ static int add_file_vma(struct inspect *in, const struct smaps_vma *v,
 		return -1;
 	if (!r->vmas++)
 		r->inode = v->inode;
-	r->mapped_kib += (v->end - v->start) / 1024;
+	r->vma_kib += (v->end - v->start) / 1024;
+	if (inspect_span_add(&r->spans, v->offset, v->offset + (v->end - v->start)))
+		return -1;
 	r->rss_kib += v->rss_kib;
 	r->rr_vmas += smaps_has_flag(v, "rr");
 	r->sr_vmas += smaps_has_flag(v, "sr");
@@ -241,10 +246,10 @@ static void print_json(const struct inspect *in, FILE *f)
 	for (r = in->rows; r; r = r->hh.next, i++) {
 		fprintf(f, "%s{\"path\":", i ? "," : "");
 		json_put_string(f, r->path);
-		fprintf(f, ",\"mapped_kib\":%" PRIu64 ",\"rss_kib\":%" PRIu64
+		fprintf(f, ",\"mapped_kib\":%" PRIu64 ",\"vma_kib\":%" PRIu64 ",\"rss_kib\":%" PRIu64
 			",\"cached_kib\":%" PRId64 ",\"file_kib\":%" PRId64
 			",\"vmas\":%u,\"rr_vmas\":%u,\"sr_vmas\":%u,\"advice\":\"%s\"",
-			r->mapped_kib, r->rss_kib, r->cached_kib, r->file_kib,
+			r->mapped_kib, r->vma_kib, r->rss_kib, r->cached_kib, r->file_kib,
 			r->vmas, r->rr_vmas, r->sr_vmas, advice_of(r));
 		if (adapt_mark(in, r))
 			fprintf(f, ",\"adaptive\":\"%s\"", adapt_mark(in, r));
@@ -404,6 +409,7 @@ static void free_inspect(struct inspect *in)
 
 	HASH_ITER(hh, in->rows, r, tmp) {
 		HASH_DEL(in->rows, r);
+		inspect_span_free(&r->spans);
 		free(r->path);
 		free(r);
 	}
@@ -439,8 +445,10 @@ int cmd_inspect(int argc, char **argv)
 		free_inspect(&in);
 		return 1;
 	}
-	for (r = in.rows; r; r = r->hh.next)
+	for (r = in.rows; r; r = r->hh.next) {
+		r->mapped_kib = inspect_span_total(&r->spans) / 1024;
 		residency(r);
+	}
 	read_stats(&in);
 	if (json)
 		print_json(&in, stdout);

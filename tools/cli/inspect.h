@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * inspect.h - what `advshim inspect` (cmd_inspect.c) takes from
- * inspect_adapt.c: the adaptive advice's part of its output.  Single
- * threaded, no locks; nothing here fails.
+ * inspect_adapt.c (the adaptive advice's part of its output) and
+ * inspect_span.c (a file's mapped bytes counted once).  Single threaded,
+ * no locks; only inspect_span_add() can fail.
  */
 #ifndef ADVSHIM_CLI_INSPECT_H
 #define ADVSHIM_CLI_INSPECT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -30,5 +32,31 @@ void inspect_adapt_json(const struct advshim_stats_adapt *a, FILE *f);
  */
 const char *inspect_adapt_mark(const struct advshim_stats_adapt *a,
 			       const char *path, uint64_t inode);
+
+/* The file ranges [lo, hi) of one file's VMAs, in any order, overlapping. */
+struct inspect_range {
+	uint64_t lo, hi;
+};
+
+struct inspect_span {
+	struct inspect_range *v;
+	size_t n, cap;
+};
+
+/*
+ * inspect_span_add - add the file range [@lo, @hi) to @s (zeroed at
+ * first); an empty range is ignored.  Returns 0, or -1 with errno ENOMEM
+ * (@s unchanged).
+ */
+int inspect_span_add(struct inspect_span *s, uint64_t lo, uint64_t hi);
+
+/*
+ * inspect_span_total - the bytes the union of @s's ranges covers: a range
+ * mapped twice counts once.  Sorts @s's ranges in place.
+ */
+uint64_t inspect_span_total(struct inspect_span *s);
+
+/* inspect_span_free - release @s's ranges; @s is empty again. */
+void inspect_span_free(struct inspect_span *s);
 
 #endif /* ADVSHIM_CLI_INSPECT_H */

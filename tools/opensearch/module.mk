@@ -1,0 +1,37 @@
+# tools/opensearch: advshim-opensearch, a real single OpenSearch node (3.6
+# from Maven Central) with the k-NN plugin, and a k-NN load client in
+# advshim-lucene's output shape (tools/opensearch/README.md).
+#
+#   make                   builds $(BUILD)/advshim-opensearch when Maven and
+#                          a JDK 21+ are there; says so in one line otherwise
+#   make check-opensearch  the node plain and under the shim (in make check)
+#   make lab-opensearch    the node in the MGLRU lab guest (start-up, step one)
+#
+# OPENSEARCH_VERSION=3.x builds another 3.x release (with k-NN 3.x.0).
+OPENSEARCH_VERSION ?= 3.6.0
+OPENSEARCH_SRCS	:= $(wildcard tools/opensearch/src/main/java/advshim/opensearch/*.java)
+OPENSEARCH_BIN	:= $(BUILD)/advshim-opensearch
+OPENSEARCH_BUILD_FILES := tools/opensearch/pom.xml tools/opensearch/build.sh \
+		   tools/opensearch/advshim-opensearch.in tools/opensearch/config/log4j2.properties \
+		   tools/lucene/find-jdk.sh
+OPENSEARCH_STAMP := $(BUILD)/opensearch/want-$(OPENSEARCH_VERSION)
+TARGETS		+= $(OPENSEARCH_BIN)
+
+$(OPENSEARCH_STAMP):
+	@mkdir -p $(dir $@)
+	@rm -f $(BUILD)/opensearch/want-*
+	@touch $@
+
+$(OPENSEARCH_BIN): $(OPENSEARCH_SRCS) $(OPENSEARCH_BUILD_FILES) $(OPENSEARCH_STAMP)
+	@sh tools/opensearch/build.sh $(BUILD) $(OPENSEARCH_VERSION)
+
+.PHONY: check-opensearch
+CHECK_TARGETS	+= check-opensearch
+check-opensearch: $(SHIM_LIB) $(CLI_BIN) $(OPENSEARCH_BIN)
+	@sh tests/integration/opensearch/run.sh $(BUILD) "$(SANITIZER)"
+
+# The lab, step one (tools/opensearch/lab/): does the real node start in
+# the MGLRU lab guest, and in how much guest time.  Not in make check.
+.PHONY: lab-opensearch
+lab-opensearch: $(OPENSEARCH_BIN) $(SHIM_LIB) $(WATCH_BIN) $(LOAD_BIN) $(CLI_BIN)
+	@sh tools/opensearch/lab/lab-opensearch.sh $(BUILD)
