@@ -15,7 +15,10 @@ OPENSEARCH_BUILD_FILES := tools/opensearch/pom.xml tools/opensearch/build.sh \
 		   tools/opensearch/advshim-opensearch.in tools/opensearch/config/log4j2.properties \
 		   tools/lucene/find-jdk.sh
 OPENSEARCH_STAMP := $(BUILD)/opensearch/want-$(OPENSEARCH_VERSION)
+# MAVEN=0 (check-fast) leaves the Maven build out of `all`.
+ifneq ($(MAVEN),0)
 TARGETS		+= $(OPENSEARCH_BIN)
+endif
 
 $(OPENSEARCH_STAMP):
 	@mkdir -p $(dir $@)
