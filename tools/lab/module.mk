@@ -9,6 +9,8 @@
 #   make lab-matrix   the demo arms on 7.3, 7.2, 6.12 and 6.1, one table
 #   make lab-rules    the lru_gen rules advshim-watch relies on, tried on
 #                     each kernel (LAB_KERNEL=K: that one only)
+#   make lab-programs fio, LMDB, bbolt and advshim-load as the readers,
+#                     every fix, LAB_REPEAT (3) runs (LAB_PROGRAMS: which)
 #
 # The kernel packages, the unpacked kernels and the initramfs are cached
 # under $(BUILD)/lab/; results go to $(BUILD)/lab/runs/.  LAB_KERNEL=7.3,
@@ -19,9 +21,10 @@ LAB_ALL_KERNELS	:= 7.3 7.2 6.12 6.1
 LAB_SMOKES	:= $(addprefix lab-smoke-,$(LAB_ALL_KERNELS))
 LAB_RULES_KERNELS ?= $(or $(LAB_KERNEL),$(LAB_ALL_KERNELS))
 # Deferred (=): TARGETS is complete only once every fragment is read.
-lab_built_bins	= $(filter $(LAB_BINS),$(TARGETS))
+lab_built_bins	= $(filter $(LAB_BINS) $(PROG_LMDB) $(PROG_BOLT) $(PROG_RESID),$(TARGETS))
 
-.PHONY: lab lab-stall lab-smoke $(LAB_SMOKES) lab-demo lab-fetch lab-shell lab-matrix lab-rules
+.PHONY: lab lab-stall lab-smoke $(LAB_SMOKES) lab-demo lab-fetch lab-shell lab-matrix lab-rules \
+	lab-programs
 # The report's kernel series beside the one most hosts run.
 CHECK_TARGETS	+= lab-smoke-6.12 lab-smoke-7.3
 
@@ -54,6 +57,9 @@ lab-demo:
 
 lab-matrix:
 	$(lab_run) matrix
+
+lab-programs:
+	$(lab_run) programs
 
 lab-rules:
 	@$(lab_build) rc=0; for k in $(LAB_RULES_KERNELS); do \

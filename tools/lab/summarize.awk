@@ -41,6 +41,9 @@ FNR == 1 { next }	# samples.tsv header
 	rd[n] = $2
 	mf[n] = $3; rf[n] = $4; ac[n] = $5; rb[n] = $6
 	minseq[n] = $8; maxseq[n] = $9; byseq[n] = $11
+	# residency and generations (newer samplers): "-" when absent
+	vmb[n] = NF >= 13 ? $13 : "-"; cmb[n] = NF >= 14 ? $14 : "-"
+	gens[n] = NF >= 15 ? $15 : ""
 }
 
 END {
@@ -116,27 +119,31 @@ END {
 		}
 
 	if (mode == "table") {
-		printf "arm %s: %s\n", env["name"], env["advice"] " " env["shim"] " " env["cold_shim"] " " env["lru_gen"] " " env["watch"]
+		printf "arm %s: %s\n", env["name"], (env["workload"] != "" ? env["workload"] " " : "") \
+		       env["advice"] " " env["shim"] " " env["cold_shim"] " " env["lru_gen"] " " env["watch"]
 		printf "cold read %.1f-%.1f s\n", cs, ce
-		printf "%5s %10s %9s %9s %9s %7s %7s\n", "t", "reads/s", "majflt/s", "refault/s", "activ/s", "MiB/s", "gens"
+		printf "%5s %10s %9s %9s %9s %7s %7s %7s %7s  %s\n", "t", "reads/s", "majflt/s", "refault/s",
+		       "activ/s", "MiB/s", "vec_MB", "cold_MB", "gens", "seq:file pages"
 		last = -step
 		for (i = 2; i <= n; i++) {
 			if (t[i] - last < step - 0.5 && i < n)
 				continue
 			last = t[i]
-			printf "%5d %10s %9d %9d %9d %7.1f %7s\n", t[i] + 0.5, fmt_k(rd[i]),
-			       mfs[i], rfs[i], acs[i], rbs[i], minseq[i] "-" maxseq[i]
+			printf "%5d %10s %9d %9d %9d %7.1f %7s %7s %7s  %s\n", t[i] + 0.5, fmt_k(rd[i]),
+			       mfs[i], rfs[i], acs[i], rbs[i], vmb[i], cmb[i], minseq[i] "-" maxseq[i], gens[i]
 		}
 		print ""
 	} else {
 		# name pre worst recover settle tail% MiB MiB_after majflt_after
 		# agings bystander watch_acts cold_end cold_start recover_from_start
-		printf "%s\t%d\t%d\t%s\t%s\t%s\t%.0f\t%.0f\t%d\t%d\t%s\t%s\t%.1f\t%.1f\t%s\n", env["name"], premed,
+		# workload
+		printf "%s\t%d\t%d\t%s\t%s\t%s\t%.0f\t%.0f\t%d\t%d\t%s\t%s\t%.1f\t%.1f\t%s\t%s\n", env["name"], premed,
 		       worst < 0 ? 0 : worst, rec < 0 ? never : sprintf("%.1f", rec),
 		       settle < 0 ? never : sprintf("%.1f", settle),
 		       premed && nt ? sprintf("%.0f", 100 * tailmed / premed) : "-",
 		       total_mib, after_mib, mf_after,
 		       agings, bmoves, watch_acts == "" ? "-" : watch_acts, ce, cs,
-		       rec < 0 ? never : sprintf("%.1f", rec + ce - cs)
+		       rec < 0 ? never : sprintf("%.1f", rec + ce - cs),
+		       env["workload"] != "" ? env["workload"] : "load"
 	}
 }
