@@ -14,8 +14,14 @@ LAB_WATCH_ACT_RE=${LAB_WATCH_ACT_RE:-'"event": *"(age|would_age)"'}
 # among them: N rounds); prints the run directory ($LAB_RUNDIR if set,
 # else a new one under $LAB_DIR/runs).
 run_arms() {
-	local name=$1 arms=$2 tmo=$3 rundir job list files=
+	local name=$1 arms=$2 tmo=$3 rundir job list files= kv
 	shift 3
+	# LAB_REPEAT from the environment unless the caller set it; the guest
+	# limit grows with it.
+	case " $* " in
+	*" LAB_REPEAT="*) ;;
+	*) set -- "$@" "LAB_REPEAT=${LAB_REPEAT:-1}"; tmo=$((tmo * ${LAB_REPEAT:-1})) ;;
+	esac
 	rundir=${LAB_RUNDIR:-$LAB_DIR/runs/$name-$(date +%Y%m%d-%H%M%S)}
 	mkdir -p "$rundir"
 	job=$rundir/job.sh
@@ -91,10 +97,20 @@ report() {
 repeat_report() {
 	local run=$1 runs=$2 out=${3:-$1/repeats.tsv}
 	grep -q -E '^[^	]*\.r[0-9]+	' "$runs" || [ -n "${3:-}" ] || return 0
-	awk -f "$LAB_SRC/median.awk" -f "$LAB_SRC/repeat.awk" "$runs" >"$out"
+	awk -v workloads="$(lab_workloads)" -f "$LAB_SRC/median.awk" -f "$LAB_SRC/repeat.awk" \
+		"$runs" >"$out"
 	echo
 	echo "== repeated runs ($(basename "$out"))"
 	repeat_table "$out"
+}
+
+# lab_workloads: the guest's workload names (guest/wl-NAME.sh).
+lab_workloads() {
+	local f
+	for f in "$LAB_SRC"/guest/wl-*.sh; do
+		f=${f##*/wl-}
+		[ "$f" = common.sh ] || echo "${f%.sh}"
+	done | tr '\n' ' '
 }
 
 # repeat_table TSV: repeat.awk's rows as a table, medians with (min-max).
@@ -138,10 +154,11 @@ plot_run() {
 	echo "plot: $run/plot.png"
 }
 
-# field ARM COLUMN: a value from the current run's summary.tsv.
+# field ARM COLUMN: a value from the current run's summary.tsv (of ARM's
+# first run when it ran more than once).
 field() {
 	awk -F'\t' -v arm="$1" -v col="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$1 == arm { print $c[col] }' "$RUN/summary.tsv"
+		$1 == arm || $1 == arm ".r1" { print $c[col]; exit }' "$RUN/summary.tsv"
 }
 
 # ----------------------------------------------------------------- smoke
@@ -157,7 +174,7 @@ exp_smoke() {
 	# that ends near 30-40 s, and recovery needs 5 intervals after it to
 	# be judged; 60 s left that a few seconds from a false failure.
 	RUN=$(GUEST_MAIN=smoke.sh run_arms smoke smoke.arms "${LAB_TIMEOUT:-480}" \
-		MEMCG_MB=128 VEC_MB=120 COLD_MB=40 DURATION=80 COLD_AT=20) || rc=$?
+		MEMCG_MB=128 VEC_MB=120 COLD_MB=40 DURATION=80 COLD_AT=20 LAB_REPEAT=1) || rc=$?
 	[ "$rc" = 0 ] || note "the guest job failed (exit $rc): some properties cannot hold (see above)"
 	report "$RUN" || true
 	echo

@@ -38,8 +38,9 @@ lab_run		= @$(lab_build) BUILD=$(BUILD) bash $(LAB_SH)
 # a 40 MiB cold file read twice at 30 s, 65 s arms; fits = a 120 MiB
 # file, does not fit = 256 MiB (tools/adapt/lab/lab.arms).
 LAB_REGIMES	:= MEMCG_MB=128 COLD_MB=40 COLD_AT=30 DURATION=65 THREADS=4 THETA=0.8
+# LAB_REPEAT (default 3): runs of every arm (tools/adapt/lab/run.sh).
 lab:
-	@$(lab_build) BUILD=$(BUILD) sh tools/adapt/lab/run.sh lab \
+	@$(lab_build) BUILD=$(BUILD) LAB_REPEAT=$${LAB_REPEAT:-3} sh tools/adapt/lab/run.sh lab \
 		tools/adapt/lab/lab.arms $(LAB_REGIMES)
 
 lab-stall:
