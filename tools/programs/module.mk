@@ -33,3 +33,11 @@ $(PROG_BOLT): $(PROG_BOLT_SRCS)
 		cd tools/programs/bolt && CGO_ENABLED=0 $(GO) build -trimpath -o $(abspath $@) . || \
 		echo "advshim-bolt: not built (go build failed: the Go module proxy unreachable?)"; \
 	else echo "advshim-bolt: not built (no go toolchain)"; fi
+
+# The programs on this machine: rows, their MADV_RANDOM (strace, VmFlags),
+# what the shim can and cannot change (tests/integration/programs/run.sh).
+.PHONY: check-programs
+CHECK_TARGETS	+= check-programs
+CHECK_FAST_TARGETS += check-programs
+check-programs: $(PROG_LMDB) $(PROG_BOLT) $(PROG_RESID) $(SHIM_LIB)
+	@sh tests/integration/programs/run.sh $(BUILD)

@@ -144,7 +144,13 @@ func cmdRead(args []string) error {
 		if b == nil {
 			return errors.New("no bucket kv: load the DB first")
 		}
-		nkeys = uint64(b.Stats().KeyN)
+		// The loader's keys are 0..n-1: the last one says n without
+		// walking the tree (Stats() would read every page first).
+		k, _ := b.Cursor().Last()
+		if len(k) != 8 {
+			return errors.New("bucket kv holds no 8-byte keys: load the DB first")
+		}
+		nkeys = binary.BigEndian.Uint64(k) + 1
 		return nil
 	}); err != nil {
 		return err
