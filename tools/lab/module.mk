@@ -1,7 +1,8 @@
 # tools/lab: the MGLRU lab (Debian's MGLRU kernels under qemu).
 #
 #   make lab          every fix in both regimes (fits, does not fit): six
-#                     arms each, one boot, one table (~16 min)
+#                     arms each, one boot, one table, LAB_REPEAT (3)
+#                     runs of each (~16 min a run)
 #   make lab-stall    the five-arm stall experiment (<= 15 min)
 #   make lab-smoke    the lab's proofs on the real kernel (<= 5 min)
 #   make lab-smoke-K  the same on series K (make check: 6.12 and 7.3)
