@@ -149,7 +149,7 @@ build_initramfs() {
 		command -v "$b" >/dev/null 2>&1 || continue
 		copy_elf "$(command -v "$b")" "/bin/$b" "$root"
 	done
-	cp "$LAB_SRC"/guest/*.sh "$root/lab/" 2>/dev/null || true
+	cp "$LAB_SRC"/guest/*.sh "$LAB_SRC"/guest/*.awk "$root/lab/" 2>/dev/null || true
 	cp "$LAB_SRC/guest/init" "$root/init"
 	mkdir -p "$root/lab/experiments"
 	cp "$LAB_SRC"/experiments/* "$root/lab/experiments/" 2>/dev/null || true

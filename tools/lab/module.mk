@@ -73,3 +73,10 @@ lab-fetch:
 
 lab-shell:
 	$(lab_run) shell
+
+# The host side's arithmetic on recorded text, no VM (a second).
+.PHONY: check-lab-report
+CHECK_TARGETS	+= check-lab-report
+CHECK_FAST_TARGETS += check-lab-report
+check-lab-report:
+	@sh tests/integration/lab/test_report.sh

@@ -22,22 +22,9 @@ wl_files() {
 	echo /data/vec.bin /data/cold.bin
 }
 
-# fio_rows: fio's terse lines (field 6: KiB read so far, all jobs) to
-# advshim-load random's columns, stamped with the guest's monotonic clock
-# (/proc/uptime); "#" lines pass through.
+# fio_rows: fio's terse lines to advshim-load random's rows (fio-rows.awk).
 fio_rows() {
-	awk -F';' -v bs_kib=4 '
-		function mono(   l) { getline l <"/proc/uptime"; close("/proc/uptime"); split(l, u, " "); return int(u[1] * 1000) }
-		/^#/ { print; fflush(); next }
-		$1 != "3" { next }
-		{
-			t = mono()
-			if (!hdr) { hdr = 1; t0 = t; lt = t; print "elapsed_ms\tmono_ms\tqueries\tqps\treads_s\tp50_us\tp90_us\tp99_us\tmajflt\tmajflt_s" }
-			n = $6 / bs_kib; dt = (t - lt) / 1000
-			if (dt > 0.2)
-				printf "%d\t%d\t%d\t%.1f\t%.1f\t-\t-\t-\t-\t-\n", t - t0, t, n - ln, (n - ln) / dt, (n - ln) / dt
-			ln = n; lt = t; fflush()
-		}'
+	awk -F';' -v bs_kib=4 -f /lab/fio-rows.awk
 }
 
 wl_reader() {
