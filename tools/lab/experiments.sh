@@ -9,22 +9,32 @@
 LAB_WATCH_ACT_RE=${LAB_WATCH_ACT_RE:-'"event": *"(age|would_age)"'}
 
 # run_arms NAME ARMS TIMEOUT VAR=VALUE...: boots once and runs the arms
-# listed in tools/lab/experiments/ARMS with the scenario settings given;
-# prints the run directory ($LAB_RUNDIR if set, else a new one under
-# $LAB_DIR/runs).
+# listed in tools/lab/experiments/ARMS (or in the file ARMS, an absolute
+# path, sent with the job) with the scenario settings given (LAB_REPEAT=N
+# among them: N rounds); prints the run directory ($LAB_RUNDIR if set,
+# else a new one under $LAB_DIR/runs).
 run_arms() {
-	local name=$1 arms=$2 tmo=$3 rundir job
+	local name=$1 arms=$2 tmo=$3 rundir job list files= kv
 	shift 3
+	# LAB_REPEAT from the environment unless the caller set it; the guest
+	# limit grows with it.
+	case " $* " in
+	*" LAB_REPEAT="*) ;;
+	*) set -- "$@" "LAB_REPEAT=${LAB_REPEAT:-1}"; tmo=$((tmo * ${LAB_REPEAT:-1})) ;;
+	esac
 	rundir=${LAB_RUNDIR:-$LAB_DIR/runs/$name-$(date +%Y%m%d-%H%M%S)}
 	mkdir -p "$rundir"
 	job=$rundir/job.sh
+	list=/lab/experiments/$arms
+	case $arms in /*) list=/lab/job/$(basename "$arms"); files=$arms ;; esac
 	{
 		echo '#!/bin/sh'
 		for kv in "$@"; do echo "export $kv"; done
-		echo "exec /lab/${GUEST_MAIN:-run-arms.sh} /lab/experiments/$arms"
+		echo "exec /lab/${GUEST_MAIN:-run-arms.sh} $list"
 	} >"$job"
 	local rc=0
-	boot_job "$rundir" "$tmo" "$job" >&2 || rc=$?
+	# shellcheck disable=SC2086
+	boot_job "$rundir" "$tmo" "$job" $files >&2 || rc=$?
 	[ -n "${LAB_RUNDIR:-}" ] || ln -sfn "$(basename "$rundir")" "$LAB_DIR/runs/$name-latest"
 	echo "$rundir"
 	return $rc
@@ -38,9 +48,10 @@ arm_summary() {
 		"$1/arm.env" "$1/samples.tsv"
 }
 
-# report RUNDIR: timelines, the summary table, a plot; writes summary.tsv.
+# report RUNDIR: timelines, the summary table, a plot; writes summary.tsv
+# (SUMMARY_TSV: another name in RUNDIR), one row per arm and run.
 report() {
-	local run=$1 d
+	local run=$1 d sum=$1/${SUMMARY_TSV:-summary.tsv}
 	[ -d "$run/out/arms" ] || { note "no arm results in $run/out"; return 1; }
 	echo
 	echo "== guest: $(tr '\n' ' ' <"$run/out/guest.info" 2>/dev/null)"
@@ -50,7 +61,7 @@ report() {
 			"$d/arm.env" "$d/samples.tsv"
 	done
 	{
-		printf 'arm\tpre_reads_s\tworst_reads_s\trecover_s\tsettle_s\ttail_pct\tread_mib\tread_mib_after\tmajflt_after\tagings\tbystander_agings\twatch_acts\tcold_end_s\tcold_start_s\trecover_from_start_s\n'
+		printf 'arm\tpre_reads_s\tworst_reads_s\trecover_s\tsettle_s\ttail_pct\tread_mib\tread_mib_after\tmajflt_after\tagings\tbystander_agings\twatch_acts\tcold_end_s\tcold_start_s\trecover_from_start_s\tworkload\n'
 		for d in "$run"/out/arms/*/; do
 			if [ -f "$d/ok" ]; then
 				arm_summary "$d"
@@ -58,13 +69,13 @@ report() {
 				printf '%s\tFAILED\n' "$(basename "$d")"
 			fi
 		done
-	} >"$run/summary.tsv"
+	} >"$sum"
 	echo "== summary"
 	awk -F'\t' 'NR == 1 { printf "%-11s %9s %9s %8s %8s %7s %6s %9s %9s %8s %7s %6s\n", "arm", "pre/s", "worst/s",
 			"recover", "@start", "settle", "tail%", "MiB read", "MiB after", "majflt", "agings", "watch"; next }
 		$2 == "FAILED" { printf "%-11s %9s\n", $1, "FAILED"; next }
 		{ printf "%-11s %9d %9d %8s %8s %7s %6s %9d %9d %8d %7d %6s\n", $1, $2, $3, $4, $15, $5, $6, $7, $8, $9, $10, $12 }' \
-		"$run/summary.tsv"
+		"$sum"
 	cat <<-'EOF'
 	  pre: median reads/s in the 15 s before the cold read; worst: lowest after it
 	  recover: s from the end of the cold read to the first interval that starts 3 with
@@ -77,6 +88,48 @@ report() {
 	  watcher); watch: the watcher's decisions to age ("age" live, "would_age" dry run)
 	EOF
 	plot_run "$run"
+	[ -n "${SUMMARY_TSV:-}" ] || repeat_report "$run" "$sum"
+}
+
+# repeat_report RUNDIR RUNS_TSV: with more than one run of an arm, one row
+# per workload x arm over its runs (repeat.awk) into RUNDIR/repeats.tsv,
+# and the table.
+repeat_report() {
+	local run=$1 runs=$2 out=${3:-$1/repeats.tsv}
+	grep -q -E '^[^	]*\.r[0-9]+	' "$runs" || [ -n "${3:-}" ] || return 0
+	awk -v workloads="$(lab_workloads)" -f "$LAB_SRC/median.awk" -f "$LAB_SRC/repeat.awk" \
+		"$runs" >"$out"
+	echo
+	echo "== repeated runs ($(basename "$out"))"
+	repeat_table "$out"
+}
+
+# lab_workloads: the guest's workload names (guest/wl-NAME.sh).
+lab_workloads() {
+	local f
+	for f in "$LAB_SRC"/guest/wl-*.sh; do
+		f=${f##*/wl-}
+		[ "$f" = common.sh ] || echo "${f%.sh}"
+	done | tr '\n' ' '
+}
+
+# repeat_table TSV: repeat.awk's rows as a table, medians with (min-max).
+repeat_table() {
+	awk -F'\t' '
+		function rng(med, lo, hi) { return lo == hi ? med : med " (" lo "-" hi ")" }
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+			printf "%-8s %-11s %7s %-20s %-20s %-16s %-16s\n", "workload", "arm", "stalled",
+				"recover s (range)", "from start s", "tail % (range)", "MiB after"; next }
+		{ printf "%-8s %-11s %7s %-20s %-20s %-16s %-16s\n", $1, $2, $c["stalled"],
+			rng($c["recover_median_s"], $c["recover_min_s"], $c["recover_max_s"]),
+			rng($c["recover_start_median_s"], $c["recover_start_min_s"], $c["recover_start_max_s"]),
+			rng($c["tail_median_pct"], $c["tail_min_pct"], $c["tail_max_pct"]),
+			rng($c["mib_after_median"], $c["mib_after_min"], $c["mib_after_max"]) }' "$1"
+	cat <<-'EOF'
+	  stalled: runs whose tail stayed below 80% of pre and that never recovered, of all runs;
+	  recover: s from the end of the cold read (from start: from its start), median (min-max);
+	  never counts as longer than any time; tail and MiB after as in the summary above
+	EOF
 }
 
 # plot_run RUNDIR: reads/s over time, one line per arm (gnuplot, if any).
@@ -101,10 +154,11 @@ plot_run() {
 	echo "plot: $run/plot.png"
 }
 
-# field ARM COLUMN: a value from the current run's summary.tsv.
+# field ARM COLUMN: a value from the current run's summary.tsv (of ARM's
+# first run when it ran more than once).
 field() {
 	awk -F'\t' -v arm="$1" -v col="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$1 == arm { print $c[col] }' "$RUN/summary.tsv"
+		$1 == arm || $1 == arm ".r1" { print $c[col]; exit }' "$RUN/summary.tsv"
 }
 
 # ----------------------------------------------------------------- smoke
@@ -120,7 +174,7 @@ exp_smoke() {
 	# that ends near 30-40 s, and recovery needs 5 intervals after it to
 	# be judged; 60 s left that a few seconds from a false failure.
 	RUN=$(GUEST_MAIN=smoke.sh run_arms smoke smoke.arms "${LAB_TIMEOUT:-480}" \
-		MEMCG_MB=128 VEC_MB=120 COLD_MB=40 DURATION=80 COLD_AT=20) || rc=$?
+		MEMCG_MB=128 VEC_MB=120 COLD_MB=40 DURATION=80 COLD_AT=20 LAB_REPEAT=1) || rc=$?
 	[ "$rc" = 0 ] || note "the guest job failed (exit $rc): some properties cannot hold (see above)"
 	report "$RUN" || true
 	echo
@@ -271,6 +325,7 @@ exp_demo() {
 # summary RUNDIR: re-renders a finished run.
 exp_summary() {
 	RUN=${1:?usage: lab.sh summary RUNDIR}
+	[ -f "$RUN/runs.tsv" ] && { programs_report "$RUN"; return; }
 	report "$RUN"
 }
 

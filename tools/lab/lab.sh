@@ -28,6 +28,8 @@
 #   summary RUNDIR   re-render the tables of a finished run
 #   rules            try the lru_gen rules advshim-watch relies on (make lab-rules)
 #   matrix           the demo arms on every kernel, one table (make lab-matrix)
+#   programs         fio, LMDB, bbolt and advshim-load as the readers, each
+#                    fix, LAB_REPEAT runs (make lab-programs)
 #   matrix-report [DIR]  re-render a matrix run
 #   fixtures [DIR]   copy the kernel text of the latest rules runs and of a
 #                    matrix run into tests/fixtures/kernels/
@@ -76,7 +78,10 @@ LAB_HANG_S=${LAB_HANG_S:-300}
 
 # The project's binaries the guest gets (those that exist are copied; the
 # jobs check for the ones they need and say which is missing).
-PROJECT_BINS="advshim libadvshim.so advshim-watch advshim-load advshim-ab"
+PROJECT_BINS="advshim libadvshim.so advshim-watch advshim-load advshim-ab advshim-lmdb advshim-bolt advshim-resid"
+# Programs installed on this machine that the lab runs as workloads (make lab-programs),
+# copied to /bin with their libraries when installed (mk/deps.sh: fio).
+HOST_BINS="fio"
 # Kernel modules the guest loads, in order (their dependencies are added).
 GUEST_MODULES="brd virtio_pci virtio_blk"
 
@@ -119,7 +124,7 @@ copy_elf() {
 
 build_initramfs() {
 	local kdir=$1 out=$LAB_DIR/initramfs-$(cat "$kdir/version").cpio.gz
-	local root=$LAB_DIR/initramfs.root b a
+	local root=$LAB_DIR/initramfs.root.$$ b a
 	need_cmd cpio cpio
 	need_cmd gzip gzip
 	need_cmd ldd libc-bin
@@ -140,7 +145,11 @@ build_initramfs() {
 		[ -e "$BUILD/$b" ] || continue
 		copy_elf "$BUILD/$b" "/opt/advshim/bin/$b" "$root"
 	done
-	cp "$LAB_SRC"/guest/*.sh "$root/lab/" 2>/dev/null || true
+	for b in $HOST_BINS; do
+		command -v "$b" >/dev/null 2>&1 || continue
+		copy_elf "$(command -v "$b")" "/bin/$b" "$root"
+	done
+	cp "$LAB_SRC"/guest/*.sh "$LAB_SRC"/guest/*.awk "$root/lab/" 2>/dev/null || true
 	cp "$LAB_SRC/guest/init" "$root/init"
 	mkdir -p "$root/lab/experiments"
 	cp "$LAB_SRC"/experiments/* "$root/lab/experiments/" 2>/dev/null || true
@@ -365,9 +374,11 @@ main() {
 	probe) local k; k=$(fetch_kernel); pick_accel "$k" "$(build_initramfs "$k")" ;;
 	shell) cmd_shell ;;
 	job) cmd_job "$@" ;;
-	smoke|lab|demo|summary|rules|matrix|matrix-report|fixtures)
+	smoke|lab|demo|summary|rules|matrix|matrix-report|fixtures|programs)
 		# shellcheck source=tools/lab/experiments.sh
 		. "$LAB_SRC/experiments.sh"
+		# shellcheck source=tools/lab/programs.sh
+		. "$LAB_SRC/programs.sh"
 		# shellcheck source=tools/lab/matrix.sh
 		. "$LAB_SRC/matrix.sh"
 		"exp_$cmd" "$@"

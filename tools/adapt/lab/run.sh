@@ -8,7 +8,10 @@
 # $BUILD/lab/runs/adapt-NAME-DATE/out/arms/*, the summary (report.awk) to
 # summary.tsv there, its compact table (table.awk) to table.md and stdout.
 # ARMS_MATCH=REGEX runs only the arms whose name matches (grep -E), to
-# keep one boot under LAB_TIMEOUT.
+# keep one boot under LAB_TIMEOUT.  LAB_REPEAT=N (default 1) runs every
+# arm N times, round by round; the report then adds one row per arm over
+# its runs (tools/lab/repeat.awk: stalled k/N, medians and ranges) in
+# repeats.tsv.
 #   tools/adapt/lab/run.sh report RUNDIR   re-renders a finished run
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,6 +35,13 @@ report() {
 		first=0
 	done >"$rundir/summary.tsv"
 	awk -f "$here/table.awk" "$rundir/summary.tsv" | tee "$rundir/table.md"
+	grep -q -E '^[^	]*\.r[0-9]+	' "$rundir/summary.tsv" || return 0
+	lab=$top/tools/lab
+	awk -v col_start=recover_start_s -v col_mib=mib_after -f "$lab/median.awk" \
+		-f "$lab/repeat.awk" "$rundir/summary.tsv" >"$rundir/repeats.tsv"
+	echo
+	echo "repeated runs (repeats.tsv):"
+	LAB_SRC=$lab bash -c '. "$LAB_SRC/experiments.sh"; repeat_table "$1"' sh "$rundir/repeats.tsv"
 }
 
 if [ "${1:-}" = report ]; then
@@ -47,11 +57,12 @@ stage=$run/stage
 mkdir -p "$stage"
 cp "$here/arm.sh" "$here/adaptive.conf" "$here/rewrite.conf" "$BUILD/adapt-probe" "$stage/"
 awk -v re="${ARMS_MATCH:-.}" '/^[ \t]*(#|$)/ || $1 ~ re' "$arms" >"$stage/arms"
-for kv in "$@"; do echo "export $kv"; done >"$stage/env"
+repeat=${LAB_REPEAT:-1}
+{ for kv in "$@"; do echo "export $kv"; done; echo "export LAB_REPEAT=$repeat"; } >"$stage/env"
 cp "$stage/arms" "$run/arms"
 cp "$stage/env" "$run/env"
 rc=0
-LAB_TIMEOUT=${LAB_TIMEOUT:-5400} "$top/tools/lab/lab.sh" job "$run" "$here/job.sh" \
+LAB_TIMEOUT=${LAB_TIMEOUT:-$((1500 * repeat + 900))} "$top/tools/lab/lab.sh" job "$run" "$here/job.sh" \
 	"$stage/arm.sh" "$stage/adaptive.conf" "$stage/rewrite.conf" "$stage/adapt-probe" \
 	"$stage/arms" "$stage/env" || rc=$?
 rm -rf "$stage"

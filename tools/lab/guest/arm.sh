@@ -3,14 +3,20 @@
 #
 # arm.sh NAME - one arm of the stall scenario, in a fresh memcg /lab-NAME.
 #
-# THREADS threads of one advshim-load process read /data/vec.bin at random
-# (zipf THETA) through a mapping with ADVICE; at COLD_AT s a second process
-# reads /data/cold.bin twice through a normal mmap.  A sampler records once
-# a second: the reader's reads/s, the memcg's major faults, refaults,
-# activations, bytes read, and its lru_gen window.
+# The readers (WORKLOAD, default load: THREADS threads of one advshim-load
+# process reading /data/vec.bin at random, zipf THETA, through a mapping
+# with ADVICE) run for DURATION s; at COLD_AT s a second process reads a
+# cold file twice through a normal mmap.  The workload is a setting: its
+# file /lab/wl-WORKLOAD.sh says how to make its data, start its readers
+# and its cold read (interface: guest/wl-load.sh).  A sampler records once
+# a second: the readers' reads/s, the memcg's major faults, refaults,
+# activations, bytes read, its lru_gen window and generations, and the
+# page-cache residency of the working-set and the cold file.
 #
 # Settings (environment; scenario sizes in common.sh):
-#   ADVICE=random|normal|none   the readers' advice (default random)
+#   WORKLOAD=load|fio|lmdb|bolt|...  the readers (default load)
+#   ADVICE=random|normal|none   the load readers' advice (default random)
+#   FIO_HINT=1|0                fio's fadvise_hint (1: MADV_RANDOM)
 #   SHIM=off|default|FILE       preload libadvshim.so into the readers
 #                               (default policy or FILE)
 #   COLD_SHIM=off|default|FILE  the same for the cold reader (default SHIM)
@@ -31,7 +37,9 @@
 
 name=${1:?usage: arm.sh NAME}
 : "${ADVICE:=random}" "${SHIM:=off}" "${LRU_GEN:=y}" "${WATCH:=off}"
-: "${COLD_SHIM:=$SHIM}" "${WATCH_ARGS:=}" "${BYSTANDER:=0}"
+: "${COLD_SHIM:=$SHIM}" "${WATCH_ARGS:=}" "${BYSTANDER:=0}" "${WORKLOAD:=load}"
+[ -f "/lab/wl-$WORKLOAD.sh" ] || die "no workload '$WORKLOAD' (/lab/wl-$WORKLOAD.sh)"
+. "/lab/wl-$WORKLOAD.sh"
 cg=/lab-$name
 dir=/out/arms/$name
 mkdir -p "$dir"
@@ -61,7 +69,12 @@ for s in "$SHIM" "$COLD_SHIM"; do
 	case $s in off|default) ;; *) [ -f "$s" ] || die "policy $s not found" ;; esac
 done
 rm -f "$dir/ok"
-make_data_files
+wl_prepare
+# shellcheck disable=SC2046
+set -- $(wl_files)
+vec_file=$1 cold_file=$2
+resid=
+command -v advshim-resid >/dev/null 2>&1 && resid=1
 set_lru_gen "$LRU_GEN"
 sync
 echo 3 >/proc/sys/vm/drop_caches
@@ -88,12 +101,10 @@ if [ "$WATCH" != off ]; then
 fi
 
 # shellcheck disable=SC2046
-in_cgroup "$cg" env $(preload_env "$SHIM") advshim-load random -a "$ADVICE" \
-	-t "$THREADS" -z "$THETA" -d "$DURATION" /data/vec.bin >"$dir/load.tsv" 2>"$dir/load.err" &
+wl_reader "$cg" $(preload_env "$SHIM") >"$dir/load.tsv" 2>"$dir/load.err" &
 reader=$!
 # shellcheck disable=SC2046
-in_cgroup "$cg" env $(preload_env "$COLD_SHIM") advshim-load stream -l 2 \
-	-D $((COLD_AT * 1000)) /data/cold.bin >"$dir/cold.tsv" 2>"$dir/cold.err" &
+wl_cold "$cg" $(preload_env "$COLD_SHIM") >"$dir/cold.tsv" 2>"$dir/cold.err" &
 cold=$!
 
 # capture N: lru_gen, lru_gen_full and the memcg's memory.stat into
@@ -109,7 +120,7 @@ capture_at=${CAPTURE_AT:-$((DURATION - 8))}
 
 t0=$(uptime_ms)
 {
-	printf 't_ms\treads_s\tmajflt\trefault\tactivate\trbytes\tmemcg_id\tmin_seq\tmax_seq\tgen_file_pages\tby_max_seq\tyoung_file_pages\n'
+	printf 't_ms\treads_s\tmajflt\trefault\tactivate\trbytes\tmemcg_id\tmin_seq\tmax_seq\tgen_file_pages\tby_max_seq\tyoung_file_pages\tvec_mb\tcold_mb\tgens\n'
 	next=$((t0 + 1000))
 	tick=0
 	while kill -0 "$reader" 2>/dev/null; do
@@ -131,13 +142,16 @@ t0=$(uptime_ms)
 		g=$(lru_gen_of "$cg")
 		b=-
 		[ "$BYSTANDER" = 1 ] && b=$(lru_gen_of /lab-bystander | awk '{ print $3 }')
+		res="-	-"
+		[ -n "$resid" ] && res=$(advshim-resid "$vec_file" "$cold_file")
 		set -- ${g:-- - - - -}
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
 			$(( $(uptime_ms) - t0 )) "${r:--}" \
 			"$(memstat "$cg" pgmajfault)" \
 			"$(memstat "$cg" workingset_refault_file)" \
 			"$(memstat "$cg" workingset_activate_file)" \
-			"$(io_rbytes "$cg")" "$1" "$2" "$3" "$4" "${b:--}" "$5"
+			"$(io_rbytes "$cg")" "$1" "$2" "$3" "$4" "${b:--}" "$5" "$res" \
+			"$(lru_gen_gens "$cg")"
 	done
 } >"$dir/samples.tsv" &
 sampler=$!
@@ -155,7 +169,7 @@ l0=$(sed -n 's/.* mono_ms=\([0-9]*\).*/\1/p' "$dir/load.tsv" | head -n 1)
 cstart=$(awk -F'\t' '$1 == "start" && $2 == 1 { print $3 }' "$dir/cold.tsv")
 cend=$(awk -F'\t' '$1 == "end" { e = $3 } END { print e }' "$dir/cold.tsv")
 {
-	echo "name=$name"
+	echo "name=$name workload=$WORKLOAD fio_hint=${FIO_HINT:--}"
 	echo "advice=$ADVICE shim=$SHIM cold_shim=$COLD_SHIM lru_gen=$LRU_GEN watch=$WATCH"
 	echo "watch_args=$WATCH_ARGS"
 	echo "vec_mb=$VEC_MB cold_mb=$COLD_MB memcg_mb=$MEMCG_MB threads=$THREADS theta=$THETA"
@@ -166,6 +180,7 @@ cend=$(awk -F'\t' '$1 == "end" { e = $3 } END { print e }' "$dir/cold.tsv")
 	echo "reader_rc=$rc"
 } >"$dir/arm.env"
 [ "$rc" = 0 ] || die "arm $name: the reader failed: $(tail -n 3 "$dir/load.err")"
+grep -q '^[0-9]' "$dir/load.tsv" || die "arm $name: the readers printed no rows: $(tail -n 3 "$dir/load.err")"
 [ -n "$cend" ] || die "arm $name: the cold read did not finish: $(tail -n 3 "$dir/cold.err")"
 touch "$dir/ok"
 say "arm $name done"

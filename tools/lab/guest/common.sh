@@ -54,6 +54,16 @@ lru_gen_block() {
 		hit' "$LRU_GEN_FILE" 2>/dev/null
 }
 
+# lru_gen_gens CG: CG's node-0 generations as "SEQ:FILE_PAGES,..." (oldest
+# first), "-" when the memcg is not listed.
+lru_gen_gens() {
+	awk -v path="$1" '
+		$1 == "memcg" { p = $0; sub(/^memcg +[0-9]+ /, "", p); hit = (p == path); next }
+		$1 == "node" { node = $2; next }
+		hit && node == 0 && NF >= 4 { g = g (g == "" ? "" : ",") $1 ":" $4 }
+		END { print (g == "" ? "-" : g) }' "$LRU_GEN_FILE" 2>/dev/null
+}
+
 # in_cgroup CG CMD...: runs CMD inside CG (exec, so the PID is CMD's).
 in_cgroup() {
 	local target=$1

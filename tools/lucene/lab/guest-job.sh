@@ -13,7 +13,7 @@
 #  3. JVM start-up, plain and under the shim (alternating);
 #  4. the arms (ARMS, one per line: NAME VAR=VALUE...), each in a memcg
 #     sized to hold the JVM's anonymous memory plus the whole index.
-# Settings: DURATION, COLD_AT, HASH_QUERIES, SLACK_MB, LUCENE_COLD_MB
+# Settings: DURATION, COLD_AT, HASH_QUERIES, SLACK_MB, LAB_REPEAT, LUCENE_COLD_MB
 # (default: the index's size), LUCENE_MEMCG_MB (instead of the measured
 # size), ARMS.  (common.sh gives MEMCG_MB and COLD_MB defaults of its own
 # scenario, hence the other names.)  Writes /out/lucene.env,
@@ -86,12 +86,17 @@ say "JVM start-up (ms): $(awk 'NR > 1 { printf "%s %s; ", $2, $3 }' /out/startup
 	echo "runtime_mib=$(du -sm "$J/runtime" | cut -f1) modules=$(cat "$J/runtime/modules.txt")"
 } >/out/lucene.env
 
-# 4. The arms.
-echo "$ARMS" | while read -r name settings; do
-	case $name in ''|'#'*) continue ;; esac
-	say "arm $name: $settings"
-	# shellcheck disable=SC2086
-	env $settings "$J/guest-arm.sh" "$name" || echo "$name" >>/out/failed
+# 4. The arms, LAB_REPEAT rounds (more than one: NAME.rR).
+r=1
+while [ "$r" -le "${LAB_REPEAT:-1}" ]; do
+	echo "$ARMS" | while read -r name settings; do
+		case $name in ''|'#'*) continue ;; esac
+		[ "${LAB_REPEAT:-1}" -gt 1 ] && name=$name.r$r
+		say "arm $name: $settings"
+		# shellcheck disable=SC2086
+		env $settings "$J/guest-arm.sh" "$name" || echo "$name" >>/out/failed
+	done
+	r=$((r + 1))
 done
 [ -f /out/failed ] && die "arms failed: $(tr '\n' ' ' </out/failed)"
 exit 0

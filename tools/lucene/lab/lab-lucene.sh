@@ -23,7 +23,8 @@
 # Environment: LUCENE_LAB_VECTORS (100000), LUCENE_LAB_DIMS (64),
 # LUCENE_LAB_DURATION (80), LUCENE_LAB_COLD_AT (30), LUCENE_LAB_ARMS (the
 # four), LUCENE_LAB_MEMCG_MB (measured otherwise), LUCENE_LAB_COLD_MB (the
-# index's size), LAB_TIMEOUT (1200: the guest's own limit for the job, in
+# index's size), LAB_REPEAT (1: runs of every arm; more add a table over
+# the runs), LAB_TIMEOUT (1200, +400 a further round: the guest's own limit for the job, in
 # guest seconds; a run takes about 470; lab.sh's host side waits
 # LAB_WALL_FACTOR times that and kills a guest whose console stays silent),
 # and lab.sh's other LAB_* (LAB_KERNEL...).  Results: BUILD/lucene/lab-runs/.
@@ -64,14 +65,14 @@ watch WATCH=live
 clru LRU_GEN=n"}
 {
 	echo '#!/bin/sh'
-	echo "export DURATION=${LUCENE_LAB_DURATION:-80} COLD_AT=${LUCENE_LAB_COLD_AT:-30}"
+	echo "export DURATION=${LUCENE_LAB_DURATION:-80} COLD_AT=${LUCENE_LAB_COLD_AT:-30} LAB_REPEAT=${LAB_REPEAT:-1}"
 	[ -n "${LUCENE_LAB_MEMCG_MB:-}" ] && echo "export LUCENE_MEMCG_MB=$LUCENE_LAB_MEMCG_MB"
 	[ -n "${LUCENE_LAB_COLD_MB:-}" ] && echo "export LUCENE_COLD_MB=$LUCENE_LAB_COLD_MB"
 	printf "export ARMS='%s'\n" "$arms"
 	echo 'exec /lab/job/guest-job.sh'
 } >"$run/job.sh"
 rc=0
-BUILD=$build LAB_TIMEOUT=${LAB_TIMEOUT:-1200} bash "$top/tools/lab/lab.sh" job "$run" "$run/job.sh" \
+BUILD=$build LAB_TIMEOUT=${LAB_TIMEOUT:-$((1200 + 400 * (${LAB_REPEAT:-1} - 1)))} bash "$top/tools/lab/lab.sh" job "$run" "$run/job.sh" \
 	"$stage/app" "$build/lucene/runtime" "$build/lucene/syslib" "$stage/idx" \
 	"$here/guest-job.sh" "$here/guest-arm.sh" || rc=$?
 rm -rf "$stage"

@@ -50,6 +50,12 @@ echo "  before: the 15 s before the cold read; after: from its end to the end of
 echo "  recovered: from the end of the cold read until 3 intervals <= 100 faults/s and a 5-interval"
 echo "    median >= 80% of before; rr: index files mapped MADV_RANDOM 5 s before the cold read
     (unknown: the JVM's smaps could not be read)"
+if grep -q -E '^[^	]*\.r[0-9]+	' "$tsv"; then
+	lab=$here/../../lab
+	awk -v col_mib=mib_after -f "$lab/median.awk" -f "$lab/repeat.awk" "$tsv" >"$run/repeats.tsv"
+	echo "== repeated runs (repeats.tsv; no tail here: stalled counts none)"
+	LAB_SRC=$lab bash -c '. "$LAB_SRC/experiments.sh"; repeat_table "$1"' sh "$run/repeats.tsv"
+fi
 hashes=$(awk -F'\t' 'NR > 1 && $2 != "FAILED" { print $13 }' "$tsv" | sort -u)
 train=$(sed -n 's/.*train_hash=\([0-9a-f]*\).*/\1/p' "$out/lucene.env" 2>/dev/null)
 if [ "$(echo "$hashes" | wc -l)" = 1 ] && [ -n "$hashes" ] && [ "$hashes" = "${train:-$hashes}" ]; then

@@ -1,0 +1,47 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# test_report.sh - the lab's host-side arithmetic on recorded text (make
+# check-lab-report): repeat.awk's medians and ranges over repeated runs
+# (never, n/a, a failed run, a summary without a workload column) against
+# rows checked by hand, and fio-rows.awk turning fio 3.33's terse status
+# lines into the lab's reads per interval.
+set -u
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+lab=$top/tools/lab
+fix=$top/tests/fixtures/lab
+fails=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+awk -v workloads="bolt fio lmdb load" -f "$lab/median.awk" -f "$lab/repeat.awk" \
+	"$fix/runs.tsv" >"$tmp/summary.tsv"
+if cmp -s "$tmp/summary.tsv" "$fix/runs.expect"; then
+	echo "ok   repeat.awk: stalled k/N, never-aware medians and ranges, failed runs counted"
+else
+	echo "FAIL repeat.awk differs from tests/fixtures/lab/runs.expect:"
+	diff "$fix/runs.expect" "$tmp/summary.tsv" | sed 's/^/    /'
+	fails=$((fails + 1))
+fi
+
+# fio's lines a third of a second apart (the converter skips lines closer
+# than 0.2 s: fio's final summary right after its last status line),
+# through the guest's awk (busybox: it reads a pipe as lines arrive; mawk
+# would wait for a full buffer).
+{
+	echo "# fio vec pid=1 mono_ms=0"
+	while read -r l; do
+		echo "$l"
+		sleep 0.3
+	done <"$fix/fio-terse.txt"
+} | busybox awk -F';' -v bs_kib=4 -f "$lab/guest/fio-rows.awk" >"$tmp/fio.tsv"
+got=$(awk -F'\t' '$1 ~ /^[0-9]+$/ { printf "%s ", $3 }' "$tmp/fio.tsv")
+if [ "$got" = "22664 485927 62008 " ] && head -n 1 "$tmp/fio.tsv" | grep -q '^# fio vec pid=1' &&
+	sed -n 2p "$tmp/fio.tsv" | grep -q '^elapsed_ms	mono_ms	queries	qps	reads_s'; then
+	echo "ok   fio-rows.awk: reads per interval from the KiB read (22664 485927 62008)"
+else
+	echo "FAIL fio-rows.awk: reads per interval '$got' (want '22664 485927 62008 '):"
+	sed 's/^/    /' "$tmp/fio.tsv"
+	fails=$((fails + 1))
+fi
+[ "$fails" = 0 ]

@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: MIT
+#
+# programs.sh - make lab-programs (sourced by lab.sh after experiments.sh):
+# real programs as the stall scenario's readers (issue 19), each with the
+# arms of experiments/programs.arms, LAB_REPEAT runs of each in one boot.
+#
+#   LAB_PROGRAMS="fio lmdb bolt load"   the workloads (default all); one
+#                 whose program is missing here is left out, loudly
+#   LAB_REPEAT=N  runs of every arm (default 3), round by round
+#
+# Results: build/lab/runs/programs-KERNEL-DATE/ (programs-latest and
+# programs-KERNEL-latest point at the newest): runs.tsv (one row per arm
+# and run, experiments.sh report's columns), summary.tsv (one row per
+# workload x arm over the runs, repeat.awk), the timelines and plot.
+
+LAB_PROGRAMS_ARMS=${LAB_PROGRAMS_ARMS:-$LAB_SRC/experiments/programs.arms}
+
+# program_missing WORKLOAD: why WORKLOAD cannot run here (nothing if it can).
+program_missing() {
+	case $1 in
+	fio) command -v fio >/dev/null 2>&1 || echo "fio is not installed (Debian package fio)" ;;
+	lmdb) [ -x "$BUILD/advshim-lmdb" ] || echo "$BUILD/advshim-lmdb is not built (liblmdb-dev)" ;;
+	bolt) [ -x "$BUILD/advshim-bolt" ] || echo "$BUILD/advshim-bolt is not built (go, the Go module proxy)" ;;
+	load) [ -x "$BUILD/advshim-load" ] || echo "$BUILD/advshim-load is not built" ;;
+	*) echo "unknown workload (known: fio lmdb bolt load)" ;;
+	esac
+}
+
+# programs_arms OUT: the arms of the workloads asked for that can run.
+programs_arms() {
+	local out=$1 w why keep=
+	for w in ${LAB_PROGRAMS:-fio lmdb bolt load}; do
+		why=$(program_missing "$w")
+		if [ -n "$why" ]; then
+			note "workload $w left out: $why"
+			continue
+		fi
+		keep="$keep $w"
+	done
+	[ -n "$keep" ] || die "no workload of '${LAB_PROGRAMS:-fio lmdb bolt load}' can run"
+	awk -v keep="$keep" 'BEGIN { n = split(keep, k, " "); for (i = 1; i <= n; i++) want["WORKLOAD=" k[i]] = 1 }
+		/^[ \t]*(#|$)/ { next }
+		{ for (i = 2; i <= NF; i++) if ($i in want) { print; next } }' "$LAB_PROGRAMS_ARMS" >"$out"
+}
+
+exp_programs() {
+	local start rc=0 arms repeat n tmo
+	start=$(date +%s)
+	repeat=${LAB_REPEAT:-3}
+	arms=$(mktemp "${TMPDIR:-/tmp}/programs.arms.XXXXXX")
+	programs_arms "$arms"
+	n=$(wc -l <"$arms")
+	# An arm is DURATION guest s and ~15 s of set-up; the loaders and the
+	# boot ~120 s.
+	tmo=${LAB_TIMEOUT:-$(( n * repeat * (${LAB_DURATION:-80} + 25) + 300 ))}
+	echo "lab programs: $(awk '{ print $1 }' "$arms" | tr '\n' ' ')x $repeat on Debian's $LAB_KERNEL kernel ($((n * repeat)) arms, limit $tmo guest s)"
+	RUN=$(run_arms "programs-$LAB_KERNEL" "$arms" "$tmo" MEMCG_MB=128 VEC_MB=120 COLD_MB=40 \
+		DURATION="${LAB_DURATION:-80}" COLD_AT="${LAB_COLD_AT:-20}" THREADS=4 THETA=0.8 \
+		LAB_REPEAT="$repeat") || rc=$?
+	cp "$arms" "$RUN/arms"
+	rm -f "$arms"
+	ln -sfn "$(basename "$RUN")" "$LAB_DIR/runs/programs-latest"
+	[ "$rc" = 0 ] || note "the guest job failed (exit $rc): the tables show what ran"
+	programs_report "$RUN" || rc=1
+	echo "lab programs: done in $(( $(date +%s) - start )) s; results in $RUN (summary.tsv)"
+	return $rc
+}
+
+# programs_report RUNDIR: the timelines and per-run summary (runs.tsv),
+# then the summary over the runs (summary.tsv).
+programs_report() {
+	SUMMARY_TSV=runs.tsv report "$1" || return 1
+	repeat_report "$1" "$1/runs.tsv" "$1/summary.tsv"
+}
