@@ -173,8 +173,23 @@ exp_smoke() {
 	# 80 s arms: the spaced watcher recovers 15-18 s after a cold read
 	# that ends near 30-40 s, and recovery needs 5 intervals after it to
 	# be judged; 60 s left that a few seconds from a false failure.
-	RUN=$(GUEST_MAIN=smoke.sh run_arms smoke smoke.arms "${LAB_TIMEOUT:-480}" \
-		MEMCG_MB=128 VEC_MB=120 COLD_MB=40 DURATION=80 COLD_AT=20 LAB_REPEAT=1) || rc=$?
+	# On 7.x the run without a fix sometimes ages by itself and recovers
+	# (the lab saw it in 1 of 4 runs of this reader): then the fixes have
+	# no stall to end and properties 2, 3 and 5 cannot be judged, so the
+	# scenario runs again, up to SMOKE_TRIES times (6.x: once; it always
+	# stalls there).  Every try is said; the properties are judged on the
+	# last one.
+	local tries try=0
+	case $LAB_KERNEL in 7.*) tries=${SMOKE_TRIES:-3} ;; *) tries=${SMOKE_TRIES:-1} ;; esac
+	while [ "$try" -lt "$tries" ]; do
+		try=$((try + 1))
+		rc=0
+		RUN=$(GUEST_MAIN=smoke.sh run_arms smoke smoke.arms "${LAB_TIMEOUT:-480}" \
+			MEMCG_MB=128 VEC_MB=120 COLD_MB=40 DURATION=80 COLD_AT=20 LAB_REPEAT=1) || rc=$?
+		smoke_stalled && break
+		[ "$try" -lt "$tries" ] &&
+			echo "lab-smoke: try $try of $tries: the arm without a fix recovered by itself (tail $(field none tail_pct)%, recovery $(field none recover_s) s): again"
+	done
 	[ "$rc" = 0 ] || note "the guest job failed (exit $rc): some properties cannot hold (see above)"
 	report "$RUN" || true
 	echo
@@ -182,8 +197,28 @@ exp_smoke() {
 	smoke_check_watch || fails=$((fails + 1))
 	smoke_check_stall || fails=$((fails + 1))
 	smoke_check_rules || fails=$((fails + 1))
-	echo "lab-smoke: $((4 - fails)) of 4 properties hold on $(sed -n 's/^kernel //p' "$RUN/out/guest.info" 2>/dev/null) ($(( $(date +%s) - start )) s); results in $RUN"
+	smoke_check_doctor || fails=$((fails + 1))
+	echo "lab-smoke: $((5 - fails)) of 5 properties hold on $(sed -n 's/^kernel //p' "$RUN/out/guest.info" 2>/dev/null) (try $try of $tries, $(( $(date +%s) - start )) s); results in $RUN"
 	[ "$fails" = 0 ]
+}
+
+# Whether the arm without a fix stalled (property 3's first half).
+smoke_stalled() {
+	local tail rec
+	tail=$(field none tail_pct); rec=$(field none recover_s)
+	case $tail in ''|*[!0-9]*) return 1 ;; esac
+	[ "$tail" -lt 30 ] && [ "$rec" = never ]
+}
+
+# Property 5: advshim doctor, run inside the guest during the no-fix
+# arm's stall and the shim arm (guest/doctor.sh), said what it must.
+smoke_check_doctor() {
+	local r=$RUN/out/doctor/result
+	if [ ! -s "$r" ] || grep -q '^FAIL' "$r"; then
+		echo "FAIL property 5: advshim doctor in the guest: $(tr '\n' ';' <"$r" 2>/dev/null)"
+		return 1
+	fi
+	echo "ok   property 5: advshim doctor in the guest: $(tr '\n' ';' <"$r")"
 }
 
 # Property 1: the shim removes rr from an MADV_RANDOM mapping.
