@@ -39,7 +39,8 @@ FUZZ_SRCS_fuzz_lrugen	:= fuzz/fuzz_lrugen.c common/lrugen.c
 FUZZ_SRCS_fuzz_memstat	:= fuzz/fuzz_memstat.c common/memstat.c \
 			   common/iostat.c common/smaps.c
 FUZZ_SRCS_fuzz_ab_exp	:= fuzz/fuzz_ab_exp.c tools/ab/exp_parse.c tools/ab/exp_get.c \
-			   tools/ab/exp_arm.c tools/ab/exp_subst.c $(FUZZ_POLICY_SRCS)
+			   tools/ab/exp_arm.c tools/ab/exp_subst.c tools/ab/exp_model.c \
+			   $(FUZZ_POLICY_SRCS)
 FUZZ_SRCS_fuzz_cgroup	:= fuzz/fuzz_cgroup.c common/cgroup.c adapt/adapt.c
 FUZZ_LIBS_fuzz_policy_parse := $(CONFIG_LIBS)
 FUZZ_LIBS_fuzz_policy_match := $(CONFIG_LIBS)

@@ -190,10 +190,11 @@ else
 	bad "advshim inspect" "$out"
 fi
 if echo "$dout" | grep -q "^pid ${pid:-0} " && echo "$dout" | grep -q "shim: active" &&
-   [ -f /usr/share/doc/advshim/doctor.md ] && MANWIDTH=80 man advshim 2>/dev/null | grep -q "advshim doctor"; then
+   { [ -f /usr/share/doc/advshim/doctor.md ] || [ -f /usr/share/doc/advshim/doctor.md.gz ]; } &&
+   MANWIDTH=80 man advshim 2>/dev/null | grep -q "advshim doctor"; then
 	ok "advshim doctor (installed): the paused process has the shim active; doctor.md and its man section ship"
 else
-	bad "advshim doctor" "$dout"
+	bad "advshim doctor" "$dout" "doc: $(ls /usr/share/doc/advshim/ | tr '\n' ' ')"
 fi
 
 # --- unit, drop-in, man pages -------------------------------------------------------------
