@@ -185,7 +185,8 @@ exp_smoke() {
 		try=$((try + 1))
 		rc=0
 		RUN=$(GUEST_MAIN=smoke.sh run_arms smoke smoke.arms "${LAB_TIMEOUT:-480}" \
-			MEMCG_MB=128 VEC_MB=120 COLD_MB=40 DURATION=80 COLD_AT=20 LAB_REPEAT=1) || rc=$?
+			MEMCG_MB=128 VEC_MB=120 COLD_MB=40 DURATION=80 COLD_AT=20 LAB_REPEAT=1 \
+			SAMPLE_EXTRA=0) || rc=$?
 		smoke_stalled && break
 		[ "$try" -lt "$tries" ] &&
 			echo "lab-smoke: try $try of $tries: the arm without a fix recovered by itself (tail $(field none tail_pct)%, recovery $(field none recover_s) s): again"
