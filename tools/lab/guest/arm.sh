@@ -74,10 +74,10 @@ wl_prepare
 set -- $(wl_files)
 vec_file=$1 cold_file=$2
 # SAMPLE_EXTRA=0 (the smoke): no residency and generations columns.  On
-# 7.3 the smoke's arm without a fix recovered by itself in 4 of 4 runs
-# with them (an extra process and reads each second in the guest), and
-# stalled in the runs before they were added (2 of 2 this session and
-# the CI runs before).
+# 7.3 the smoke's arm without a fix recovered by itself in the 2 of 2
+# judged runs with them (an extra process and reads each second in the
+# guest); it stalled in the runs before they were added and in the 2 of
+# 2 tries since (doctor saw the stall in the guest both times).
 resid=
 [ "${SAMPLE_EXTRA:-1}" = 1 ] && command -v advshim-resid >/dev/null 2>&1 && resid=1
 set_lru_gen "$LRU_GEN"
