@@ -58,7 +58,7 @@ static void say(const char *fmt, ...)
 
 #define FAIL(fmt, ...) do { say("FAIL: " fmt "\n", __VA_ARGS__); exit(1); } while (0)
 
-/* The numbers below the floor open in this process, sorted, as "0,1,7,". */
+/* The numbers open in this process below FLOOR (fds.sh: the limit), as "0,1,7,". */
 struct fds {
 	char list[4096];
 };
@@ -208,7 +208,7 @@ static void mode_stderr(const char *data, const char *map)
 	data_is(data, "mine\n");
 }
 
-/* Level off: nothing open at or above the floor, then or later. */
+/* Level off: the table unchanged around logging calls, and no log file. */
 static void mode_off(const char *data, const char *map)
 {
 	struct fds before;
