@@ -441,6 +441,51 @@ Test(detector, steps_again_once_min_seq_passed_the_burst)
 	cr_assert_eq(REPLAY("second burst", &pdef, rows), 8);
 }
 
+/*
+ * 7.x: refaults land in the oldest generation, so with the working set
+ * there it never drains; what the burst's walks left above it (a reader
+ * still mapping the cold file) is folded once the oldest generation has
+ * not shrunk by 1% of the file pages for persist intervals (lab, 7.3).
+ */
+Test(detector, stalled_drain_folds_the_leftover)
+{
+	static const struct row rows[] = {
+		{ 3, 1000, U, STALL, H, 0, 0 },
+		{ 3, 2000, 5000, STALL, T, 0, 0 },
+		{ 3, 3000, 5000, STALL, T, 0, 0 },
+		{ 3, 4000, 5000, STALL, A, 4, 4 },		/* -> 7 */
+		{ 7, 1000, 5000, { 29600, 2786, 0, 0 }, D, 0, 0 },
+		{ 7, 2000, 5000, { 29500, 2786, 0, 0 }, D, 0, 0 },
+		{ 7, 3000, 5000, { 29650, 2786, 0, 0 }, D, 0, 0 },
+		{ 7, 4000, 5000, { 29400, 2786, 0, 0 }, A, 2, 2 },	/* seq 5 */
+		{ 9, 1000, 5000, { 32186, 0, 0, 0 }, D, 0, 0 },
+	};
+
+	cr_assert_eq(REPLAY("stalled drain", &pdef, rows), 6);
+}
+
+/* A drain that sheds pages is waited for; a stalled one with nothing
+ * above the oldest generation ends the episode. */
+Test(detector, shrinking_drain_waits_and_an_empty_stall_ends)
+{
+	static const struct row rows[] = {
+		{ 3, 1000, U, STALL, H, 0, 0 },
+		{ 3, 2000, 5000, STALL, T, 0, 0 },
+		{ 3, 3000, 5000, STALL, T, 0, 0 },
+		{ 3, 4000, 5000, STALL, A, 4, 4 },
+		{ 7, 1000, 5000, { 32386, 0, 0, 0 }, D, 0, 0 },
+		{ 7, 2000, 5000, { 31900, 0, 0, 0 }, D, 0, 0 },	/* -1.5% */
+		{ 7, 3000, 5000, { 31400, 0, 0, 0 }, D, 0, 0 },
+		{ 7, 4000, 5000, { 30900, 0, 0, 0 }, D, 0, 0 },
+		{ 7, 5000, 5000, { 30800, 0, 0, 0 }, D, 0, 0 },
+		{ 7, 6000, 5000, { 30800, 0, 0, 0 }, D, 0, 0 },
+		{ 7, 7000, 5000, { 30850, 0, 0, 0 }, H, 0, 0 },	/* stalled */
+		{ 7, 8000, 5000, { 30850, 0, 0, 0 }, C, 0, 0 },
+	};
+
+	cr_assert_eq(REPLAY("shrinking drain", &pdef, rows), 4);
+}
+
 /* Bursts respect min_spacing_ms, counting from the last burst. */
 Test(detector, second_burst_waits_for_spacing)
 {

@@ -236,3 +236,33 @@ Test(replay, mmap_cold_73_one_burst_of_two)
 	cr_assert_leq(r.write_ms[0], cold_end + 1000, "burst at %lu ms",
 		      (unsigned long)r.write_ms[0]);
 }
+
+/*
+ * 7.3, the same fio, a run where the burst came 0.4 s before the end of
+ * the cold read (39.0 s; the cold job still mapped its file): the two
+ * steps' aging walks promoted 2,743 of its pages into seq 3, right above
+ * the oldest generation, which held the working set (27,000 pages).  On
+ * 7.x a RANDOM mapping's refaults land in the oldest generation, so it
+ * never drains: the recorded watcher waited for the drain for the rest of
+ * the run (file min_seq 2 from 39 s to 80 s, the oldest generation's file
+ * pages between 26,149 and 27,172; the pages stayed cached, tail 15%).
+ * Once the oldest generation has stopped shrinking (`persist` intervals
+ * without it falling by 1% of the file pages) the leftover must be folded
+ * as after a drain: 2 steps from max_seq 5.  The first write is the one
+ * the recording made (the frames after it are the kernel's answer).
+ */
+Test(replay, mmap_cold_73_late_burst_folds_when_the_drain_stalls)
+{
+	struct replay r;
+	uint64_t cold_end;
+	unsigned int n = replay("7.3-fio-mmap-cold-late", &r, &cold_end);
+
+	cr_assert_geq(n, 2, "%u writes: the leftover was never folded", n);
+	cr_assert_str_eq(r.cmd[0], "+ 28 0 3;+ 28 0 4");
+	cr_assert_leq(r.write_ms[0], cold_end, "first burst at %lu ms",
+		      (unsigned long)r.write_ms[0]);
+	cr_assert_str_eq(r.cmd[1], "+ 28 0 5;+ 28 0 6");
+	cr_assert(r.write_ms[1] >= cold_end && r.write_ms[1] <= cold_end + 6000,
+		  "second burst at %lu ms (cold read ended at %lu ms)",
+		  (unsigned long)r.write_ms[1], (unsigned long)cold_end);
+}

@@ -49,7 +49,10 @@
  * quarter of min_stuck_pct counts as stuck: whatever sits above the
  * oldest generation then was promoted by the burst's own aging walks (a
  * reader that still mapped the cold file), and would otherwise stay
- * cached for good.  The episode
+ * cached for good.  A drain that stalls counts as done: `persist`
+ * intervals in a row in which the oldest generation did not shrink by 1%
+ * of the file pages (on 7.x a RANDOM mapping's refaults land in the
+ * oldest generation, which then never empties).  The episode
  * ends when refaults fall below the threshold, when the kernel ages by
  * itself (max_seq moved beyond what our steps left), when nothing is
  * stuck after the drain, at drain_timeout_ms, or when the next burst would
@@ -134,6 +137,9 @@ struct det_state {
 	unsigned long planned_min;	/* file min_seq that DET_AGE saw */
 	unsigned int burst_left;	/* steps of a cut-short burst */
 	unsigned long drain_seq;	/* file min_seq that means drained */
+	bool drain_seen;		/* drain_ref holds a sample's count */
+	unsigned long drain_ref;	/* oldest gen's pages at last shrink */
+	unsigned int drain_flat;	/* draining intervals since */
 	unsigned long expect_max_seq;	/* what our last step left */
 	uint64_t cooldown_until_ms;
 	bool have_last_age;
