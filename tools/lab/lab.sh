@@ -30,6 +30,8 @@
 #   matrix           the demo arms on every kernel, one table (make lab-matrix)
 #   programs         fio, LMDB, bbolt and advshim-load as the readers, each
 #                    fix, LAB_REPEAT runs (make lab-programs)
+#   merge OUT RUNDIR...  the programs runs of several boots as one summary
+#                    (OUT/runs.tsv, OUT/summary.tsv)
 #   matrix-report [DIR]  re-render a matrix run
 #   fixtures [DIR]   copy the kernel text of the latest rules runs and of a
 #                    matrix run into tests/fixtures/kernels/
@@ -374,7 +376,7 @@ main() {
 	probe) local k; k=$(fetch_kernel); pick_accel "$k" "$(build_initramfs "$k")" ;;
 	shell) cmd_shell ;;
 	job) cmd_job "$@" ;;
-	smoke|lab|demo|summary|rules|matrix|matrix-report|fixtures|programs)
+	smoke|lab|demo|summary|rules|matrix|matrix-report|fixtures|programs|merge)
 		# shellcheck source=tools/lab/experiments.sh
 		. "$LAB_SRC/experiments.sh"
 		# shellcheck source=tools/lab/programs.sh

@@ -7,6 +7,7 @@
 #   LAB_PROGRAMS="fio lmdb bolt load"   the workloads (default all); one
 #                 whose program is missing here is left out, loudly
 #   LAB_REPEAT=N  runs of every arm (default 3), round by round
+#   LAB_ARMS="none lru-off"   only these arms of each workload (default all)
 #
 # Results: build/lab/runs/programs-KERNEL-DATE/ (programs-latest and
 # programs-KERNEL-latest point at the newest): runs.tsv (one row per arm
@@ -38,9 +39,13 @@ programs_arms() {
 		keep="$keep $w"
 	done
 	[ -n "$keep" ] || die "no workload of '${LAB_PROGRAMS:-fio lmdb bolt load}' can run"
-	awk -v keep="$keep" 'BEGIN { n = split(keep, k, " "); for (i = 1; i <= n; i++) want["WORKLOAD=" k[i]] = 1 }
+	awk -v keep="$keep" -v arms="${LAB_ARMS:-}" '
+		BEGIN { n = split(keep, k, " "); for (i = 1; i <= n; i++) want["WORKLOAD=" k[i]] = 1
+			n = split(arms, a, " "); for (i = 1; i <= n; i++) arm[a[i]] = 1 }
 		/^[ \t]*(#|$)/ { next }
-		{ for (i = 2; i <= NF; i++) if ($i in want) { print; next } }' "$LAB_PROGRAMS_ARMS" >"$out"
+		{ name = $1; sub(/^[^-]*-/, "", name); if (arms != "" && !(name in arm)) next
+		  for (i = 2; i <= NF; i++) if ($i in want) { print; next } }' "$LAB_PROGRAMS_ARMS" >"$out"
+	[ -s "$out" ] || die "no arm of '${LAB_ARMS:-}' in $LAB_PROGRAMS_ARMS for '$keep'"
 }
 
 exp_programs() {
@@ -71,4 +76,24 @@ exp_programs() {
 programs_report() {
 	SUMMARY_TSV=runs.tsv report "$1" || return 1
 	repeat_report "$1" "$1/runs.tsv" "$1/summary.tsv"
+}
+
+# exp_merge OUT RUNDIR...: the runs of several boots as one table: their
+# runs.tsv rows (arm NAME.rK, K counting each arm's runs over all of them)
+# into OUT/runs.tsv, and the summary over them in OUT/summary.tsv.
+exp_merge() {
+	local out=${1:?usage: lab.sh merge OUT RUNDIR...} d files=()
+	shift
+	[ $# -gt 0 ] || die "usage: lab.sh merge OUT RUNDIR..."
+	for d in "$@"; do
+		[ -s "$d/runs.tsv" ] || die "$d: no runs.tsv (not a programs run?)"
+		files+=("$d/runs.tsv")
+	done
+	mkdir -p "$out"
+	awk -F'\t' -v OFS='\t' '
+		FNR == 1 { if (NR == 1) print; next }
+		{ name = $1; sub(/\.r[0-9]+$/, "", name); $1 = name ".r" (++n[name]); print }' \
+		"${files[@]}" >"$out/runs.tsv.tmp" && mv "$out/runs.tsv.tmp" "$out/runs.tsv"
+	printf '%s\n' "$@" >"$out/merged-from"
+	repeat_report "$out" "$out/runs.tsv" "$out/summary.tsv"
 }
