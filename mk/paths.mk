@@ -26,7 +26,9 @@ LOAD_BIN	:= $(BUILD)/advshim-load
 AB_BIN		:= $(BUILD)/advshim-ab
 # advshim-load's zipf sampler, linked into tools/programs/ too.
 LOAD_ZIPF_OBJ	:= $(OBJ)/tools/load/zipf.o
+# tools/programs: the page-cache residency sampler every lab arm runs.
+PROG_RESID	:= $(BUILD)/advshim-resid
 
 MK_SHARED_PATHS	:= COMMON_LIB POLICY_LIB SHIM_LIB SHIM_IT SHIM_ADVPROG \
 		   CLI_BIN WATCH_BIN WATCH_LIB WATCH_PLAYER LOAD_BIN AB_BIN \
-		   LOAD_ZIPF_OBJ
+		   LOAD_ZIPF_OBJ PROG_RESID

@@ -12,7 +12,9 @@ LAB_WATCH_ACT_RE=${LAB_WATCH_ACT_RE:-'"event": *"(age|would_age)"'}
 # listed in tools/lab/experiments/ARMS (or in the file ARMS, an absolute
 # path, sent with the job) with the scenario settings given (LAB_REPEAT=N
 # among them: N rounds); prints the run directory ($LAB_RUNDIR if set,
-# else a new one under $LAB_DIR/runs).
+# else a new one under $LAB_DIR/runs).  LAB_JOB_FILES: more files and
+# directories for the job (in /lab/job; the workload's own, e.g.
+# tools/opensearch's node).
 run_arms() {
 	local name=$1 arms=$2 tmo=$3 rundir job list files= kv
 	shift 3
@@ -27,6 +29,7 @@ run_arms() {
 	job=$rundir/job.sh
 	list=/lab/experiments/$arms
 	case $arms in /*) list=/lab/job/$(basename "$arms"); files=$arms ;; esac
+	files="$files ${LAB_JOB_FILES:-}"
 	{
 		echo '#!/bin/sh'
 		for kv in "$@"; do echo "export $kv"; done

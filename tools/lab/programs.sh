@@ -23,7 +23,8 @@ program_missing() {
 	lmdb) [ -x "$BUILD/advshim-lmdb" ] || echo "$BUILD/advshim-lmdb is not built (liblmdb-dev)" ;;
 	bolt) [ -x "$BUILD/advshim-bolt" ] || echo "$BUILD/advshim-bolt is not built (go, the Go module proxy)" ;;
 	load) [ -x "$BUILD/advshim-load" ] || echo "$BUILD/advshim-load is not built" ;;
-	*) echo "unknown workload (known: fio lmdb bolt load)" ;;
+	opensearch) [ -n "${LAB_JOB_FILES:-}" ] || echo "the node comes with make lab-opensearch" ;;
+	*) echo "unknown workload (known: fio lmdb bolt load opensearch)" ;;
 	esac
 }
 
@@ -48,6 +49,11 @@ programs_arms() {
 	[ -s "$out" ] || die "no arm of '${LAB_ARMS:-}' in $LAB_PROGRAMS_ARMS for '$keep'"
 }
 
+# The scenario of make lab-programs; another workload's runner (make
+# lab-opensearch) sets its own, a run name and an arm's set-up guest s.
+: "${LAB_SCENARIO:=MEMCG_MB=128 VEC_MB=120 COLD_MB=40 THREADS=4 THETA=0.8}"
+: "${LAB_RUN_NAME:=programs}" "${LAB_ARM_SETUP_S:=25}"
+
 exp_programs() {
 	local start rc=0 arms repeat n tmo
 	start=$(date +%s)
@@ -55,19 +61,21 @@ exp_programs() {
 	arms=$(mktemp "${TMPDIR:-/tmp}/programs.arms.XXXXXX")
 	programs_arms "$arms"
 	n=$(wc -l <"$arms")
-	# An arm is DURATION guest s and ~15 s of set-up; the loaders and the
-	# boot ~120 s.
-	tmo=${LAB_TIMEOUT:-$(( n * repeat * (${LAB_DURATION:-80} + 25) + 300 ))}
-	echo "lab programs: $(awk '{ print $1 }' "$arms" | tr '\n' ' ')x $repeat on Debian's $LAB_KERNEL kernel ($((n * repeat)) arms, limit $tmo guest s)"
-	RUN=$(run_arms "programs-$LAB_KERNEL" "$arms" "$tmo" MEMCG_MB=128 VEC_MB=120 COLD_MB=40 \
-		DURATION="${LAB_DURATION:-80}" COLD_AT="${LAB_COLD_AT:-20}" THREADS=4 THETA=0.8 \
+	# An arm is DURATION guest s and LAB_ARM_SETUP_S of set-up; the
+	# loaders and the boot ~120 s.
+	tmo=${LAB_TIMEOUT:-$(( n * repeat * (${LAB_DURATION:-80} + LAB_ARM_SETUP_S) + 300 ))}
+	echo "lab $LAB_RUN_NAME: $(awk '{ print $1 }' "$arms" | tr '\n' ' ')x $repeat on Debian's $LAB_KERNEL kernel ($((n * repeat)) arms, limit $tmo guest s)"
+	# shellcheck disable=SC2086
+	RUN=$(run_arms "$LAB_RUN_NAME-$LAB_KERNEL" "$arms" "$tmo" $LAB_SCENARIO \
+		DURATION="${LAB_DURATION:-80}" COLD_AT="${LAB_COLD_AT:-20}" \
 		LAB_REPEAT="$repeat") || rc=$?
 	cp "$arms" "$RUN/arms"
 	rm -f "$arms"
-	ln -sfn "$(basename "$RUN")" "$LAB_DIR/runs/programs-latest"
+	ln -sfn "$(basename "$RUN")" "$LAB_DIR/runs/$LAB_RUN_NAME-latest"
 	[ "$rc" = 0 ] || note "the guest job failed (exit $rc): the tables show what ran"
 	programs_report "$RUN" || rc=1
-	echo "lab programs: done in $(( $(date +%s) - start )) s; results in $RUN (summary.tsv)"
+	[ "${LAB_QPS_TABLE:-0}" = 1 ] && { qps_report "$RUN" || rc=1; }
+	echo "lab $LAB_RUN_NAME: done in $(( $(date +%s) - start )) s; results in $RUN (summary.tsv)"
 	return $rc
 }
 
@@ -76,6 +84,28 @@ exp_programs() {
 programs_report() {
 	SUMMARY_TSV=runs.tsv report "$1" || return 1
 	repeat_report "$1" "$1/runs.tsv" "$1/summary.tsv"
+}
+
+# qps_report RUNDIR: a query workload's arms in the bug report's columns
+# (qps.awk: queries/s, p50/p90/p99 ms, major faults per query, MiB read,
+# before and after the cold read) into RUNDIR/qps-runs.tsv, and over the
+# runs (qps-repeat.awk) into RUNDIR/qps.tsv, printed as a table.
+qps_report() {
+	local run=$1 d
+	{
+		printf 'arm\tqps_before\tqps_after\tworst_qps\tp50_ms_before\tp50_ms_after\tp90_ms_before\tp90_ms_after'
+		printf '\tp99_ms_before\tp99_ms_after\tmajflt_q_before\tmajflt_q_after\tmib_before\tmib_after\trecover_s\thash\n'
+		for d in "$run"/out/arms/*/; do
+			d=${d%/}
+			[ -f "$d/ok" ] || { printf '%s\tFAILED\n' "$(basename "$d")"; continue; }
+			awk -v arm="$(basename "$d")" -f "$LAB_SRC/median.awk" -f "$LAB_SRC/qps.awk" \
+				"$d/arm.env" "$d/samples.tsv" "$d/load.tsv"
+		done
+	} >"$run/qps-runs.tsv"
+	awk -f "$LAB_SRC/median.awk" -f "$LAB_SRC/qps-repeat.awk" "$run/qps-runs.tsv" >"$run/qps.tsv"
+	echo
+	echo "== the report's columns (qps.tsv; before: 15 s up to the cold read, after: from its end; median (min-max) over the runs)"
+	column -t -s "$(printf '\t')" "$run/qps.tsv" 2>/dev/null || cat "$run/qps.tsv"
 }
 
 # exp_merge OUT RUNDIR...: the runs of several boots as one table: their

@@ -9,7 +9,6 @@
 # the lab then skips the workloads that need it.
 PROG_LMDB	:= $(BUILD)/advshim-lmdb
 PROG_BOLT	:= $(BUILD)/advshim-bolt
-PROG_RESID	:= $(BUILD)/advshim-resid
 PROG_BOLT_SRCS	:= $(wildcard tools/programs/bolt/*.go) tools/programs/bolt/go.mod \
 		   tools/programs/bolt/go.sum
 GO		?= go

@@ -4,8 +4,12 @@
 # test_report.sh - the lab's host-side arithmetic on recorded text (make
 # check-lab-report): repeat.awk's medians and ranges over repeated runs
 # (never, n/a, a failed run, a summary without a workload column) against
-# rows checked by hand, and fio-rows.awk turning fio 3.33's terse status
-# lines into the lab's reads per interval.
+# rows checked by hand, fio-rows.awk turning fio 3.33's terse status
+# lines into the lab's reads per interval, and qps.awk / qps-repeat.awk
+# (the report's columns of a query workload: make lab-opensearch) on an
+# arm whose figures were worked out by hand (tests/fixtures/lab/qps: 100
+# q/s before, 81.5 after, recovered 4.0 s after the cold read, 15 and 20
+# MiB read).
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 lab=$top/tools/lab
@@ -42,6 +46,23 @@ if [ "$got" = "22664 485927 62008 " ] && head -n 1 "$tmp/fio.tsv" | grep -q '^# 
 else
 	echo "FAIL fio-rows.awk: reads per interval '$got' (want '22664 485927 62008 '):"
 	sed 's/^/    /' "$tmp/fio.tsv"
+	fails=$((fails + 1))
+fi
+q=$fix/qps
+awk -v arm=t -f "$lab/median.awk" -f "$lab/qps.awk" "$q/arm.env" "$q/samples.tsv" "$q/load.tsv" >"$tmp/qps.tsv"
+if cmp -s "$tmp/qps.tsv" "$q/arm.expect"; then
+	echo "ok   qps.awk: queries/s, percentiles, faults per query and MiB before and after the cold read, recovery"
+else
+	echo "FAIL qps.awk differs from tests/fixtures/lab/qps/arm.expect:"
+	diff "$q/arm.expect" "$tmp/qps.tsv" | sed 's/^/    /'
+	fails=$((fails + 1))
+fi
+awk -f "$lab/median.awk" -f "$lab/qps-repeat.awk" "$q/rows.tsv" >"$tmp/qps-rep.tsv"
+if cmp -s "$tmp/qps-rep.tsv" "$q/rows.expect"; then
+	echo "ok   qps-repeat.awk: stalled k/N, median (min-max), never, a failed run, the shared hash"
+else
+	echo "FAIL qps-repeat.awk differs from tests/fixtures/lab/qps/rows.expect:"
+	diff "$q/rows.expect" "$tmp/qps-rep.tsv" | sed 's/^/    /'
 	fails=$((fails + 1))
 fi
 [ "$fails" = 0 ]

@@ -1,25 +1,30 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# lab-opensearch.sh BUILD - make lab-opensearch, step one: the real
-# OpenSearch k-NN node in the MGLRU lab guest (tools/lab/lab.sh job:
-# Debian's MGLRU kernel under qemu TCG with instruction-counted time).
-# Builds a node home with a k-NN index on this machine (once), ships it
-# with a jlink'd runtime (runtime.sh) and times the node's start-up and a
-# short search in the guest (guest-start.sh).  The report's arms (no fix,
-# shim, watcher, shim + watcher, lru_gen off) need the node to start in
-# reasonable guest time first; this says whether it does.
+# lab-opensearch.sh BUILD - make lab-opensearch: the bug report's scenario
+# with the real OpenSearch k-NN node in the MGLRU lab (Debian's kernel
+# under qemu TCG, instruction-counted guest time).  Builds a node home
+# with a k-NN index on this machine (once per size), ships it with a
+# jlink'd runtime (runtime.sh) as the job's files, and runs the arms of
+# tools/lab/experiments/opensearch.arms through the lab's one arm script
+# (guest/arm.sh, workload guest/wl-opensearch.sh), LAB_REPEAT rounds.
 #
-# Environment: OS_LAB_VECTORS (20000), OS_LAB_DIMS (64), OS_LAB_STARTS (2),
-# LAB_TIMEOUT (3000 guest s), LAB_KERNEL (lab.sh's default), lab.sh's
-# other LAB_*.  Results: BUILD/opensearch/lab-runs/.
+# The scenario: the node (heap OS_LAB_HEAP) in a memcg sized, once it is up
+# and warm, to what it uses besides page cache plus OS_LAB_CACHE_PCT % of
+# the index (the report's: page cache a little below the index); 2 client
+# threads for LAB_DURATION guest s; a cold file of OS_LAB_COLD_MB read
+# twice through a normal mmap from LAB_COLD_AT s.
+#
+# Environment: OS_LAB_VECTORS (40000), OS_LAB_DIMS (128), OS_LAB_HEAP
+# (256m), OS_LAB_CACHE_PCT (85), OS_LAB_COLD_MB (40), LAB_REPEAT (3),
+# LAB_ARMS (which arms), LAB_KERNEL, lab.sh's other LAB_*.  Results:
+# build/lab/runs/opensearch-KERNEL-DATE/ (qps.tsv: the report's columns).
 set -eu
 build=$(cd "${1:-build}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
-vectors=${OS_LAB_VECTORS:-20000}
-dims=${OS_LAB_DIMS:-64}
-start=$(date +%s)
+vectors=${OS_LAB_VECTORS:-40000}
+dims=${OS_LAB_DIMS:-128}
 os=$build/advshim-opensearch
 
 [ -x "$os" ] || { echo "lab-opensearch: $os is missing (make; Maven and a JDK 21+)" >&2; exit 1; }
@@ -31,13 +36,14 @@ if [ ! -f "$home/loaded" ]; then
 	rm -rf "$home"
 	"$os" start "$home" >/dev/null
 	"$os" load "$home" --vectors "$vectors" --dims "$dims" >"$home/load.log" 2>&1 || {
-		"$os" stop "$home"; echo "lab-opensearch: load failed" >&2; exit 1; }
+		"$os" stop "$home"; echo "lab-opensearch: load failed (see $home/load.log)" >&2; exit 1; }
 	"$os" stop "$home"
 	touch "$home/loaded"
 fi
 stage=$build/opensearch/lab-stage
 rm -rf "$stage"
 mkdir -p "$stage/app/opensearch" "$stage/home"
+trap 'rm -rf "$stage"' EXIT
 cp "$os" "$stage/app/"
 cp -r "$build/opensearch/advshim-opensearch.jar" "$build/opensearch/lib" "$build/opensearch/knn" \
 	"$build/opensearch/config" "$stage/app/opensearch/"
@@ -46,20 +52,13 @@ rm -f "$stage"/app/opensearch/lib/netty-codec-native-quic-*-osx-* \
 	"$stage"/app/opensearch/lib/netty-codec-native-quic-*-windows-* \
 	"$stage"/app/opensearch/lib/netty-codec-native-quic-*-aarch_64.jar
 cp -r "$home/data" "$stage/home/"
+cp "$top/examples/opensearch-knn.conf" "$stage/"
 
-run=$build/opensearch/lab-runs/start-$(date +%Y%m%d-%H%M%S)
-mkdir -p "$run"
-{
-	echo '#!/bin/sh'
-	echo "export STARTS=${OS_LAB_STARTS:-2}"
-	echo 'exec /lab/job/guest-start.sh'
-} >"$run/job.sh"
-rc=0
-BUILD=$build LAB_TIMEOUT=${LAB_TIMEOUT:-3000} bash "$top/tools/lab/lab.sh" job "$run" "$run/job.sh" \
-	"$stage/app" "$build/opensearch/runtime" "$build/opensearch/syslib" "$stage/home" \
-	"$here/guest-start.sh" || rc=$?
-rm -rf "$stage"
-[ "$rc" = 0 ] || echo "lab-opensearch: the guest job failed (exit $rc)"
-[ -f "$run/out/startup.tsv" ] && cat "$run/out/startup.tsv"
-echo "lab-opensearch: done in $(( $(date +%s) - start )) s; results in $run"
-exit "$rc"
+# A start takes ~120-150 guest s under TCG; with the warm-up and the stop
+# an arm's set-up is ~300 guest s.
+BUILD=$build LAB_RUN_NAME=opensearch LAB_PROGRAMS=opensearch LAB_QPS_TABLE=1 \
+	LAB_PROGRAMS_ARMS=$top/tools/lab/experiments/opensearch.arms \
+	LAB_JOB_FILES="$stage/app $build/opensearch/runtime $build/opensearch/syslib $stage/home $stage/opensearch-knn.conf" \
+	LAB_SCENARIO="MEMCG_MB=1536 VEC_MB=1 COLD_MB=${OS_LAB_COLD_MB:-40} THREADS=2 THETA=0.8 OS_HEAP=${OS_LAB_HEAP:-256m} OS_CACHE_PCT=${OS_LAB_CACHE_PCT:-85}" \
+	LAB_ARM_SETUP_S=${LAB_ARM_SETUP_S:-300} LAB_MEM_MB=${LAB_MEM_MB:-3072} \
+	bash "$top/tools/lab/lab.sh" programs

@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: MIT
+#
+# qps-repeat.awk - qps.awk's rows of repeated runs (arm NAME or NAME.rR)
+# -> one row per arm: runs, stalled (queries/s after below 80% of before
+# and never recovered), and each figure as "median (min-max)" over the
+# runs (the median alone when they agree; major faults per query with two
+# decimals, the rest with one), and the result hash the runs share
+# ("mixed" when they differ).
+#   awk -f median.awk -f qps-repeat.awk ROWS.tsv
+# Input columns: qps.awk's output, header first.
+
+function rng(k, c,    i, a, m, lo, hi, v, d) {
+	m = 0
+	for (i = 1; i <= runs[k]; i++) {
+		v = val[k, i, c]
+		if (v == "" || v == "-" || v == "never")
+			continue
+		a[++m] = v + 0
+	}
+	if (!m)
+		return nv[k, c] ? "never" : "-"
+	lo = hi = a[1]
+	for (i = 2; i <= m; i++) {
+		if (a[i] < lo) lo = a[i]
+		if (a[i] > hi) hi = a[i]
+	}
+	d = col[c] ~ /^majflt/ ? "%.2f" : "%.1f"
+	v = sprintf(d, median(a, m))
+	if (nv[k, c])
+		return v " (" sprintf(d, lo) "-never)"
+	return lo == hi ? v : v " (" sprintf(d, lo) "-" sprintf(d, hi) ")"
+}
+
+BEGIN { FS = OFS = "\t" }
+NR == 1 { for (i = 1; i <= NF; i++) col[i] = $i; nc = NF; next }
+{
+	k = $1
+	sub(/\.r[0-9]+$/, "", k)
+	if (!(k in runs)) order[++nk] = k
+	r = ++runs[k]
+	if ($2 == "FAILED") { failed[k]++; next }
+	for (i = 2; i <= nc; i++) {
+		val[k, r, i] = $i
+		if ($i == "never") nv[k, i]++
+	}
+	h = (k in hash) && hash[k] != $nc ? "mixed" : $nc
+	hash[k] = h
+	if ($(nc - 1) == "never" && $3 != "-" && $3 + 0 < 0.8 * $2)
+		stalled[k]++
+}
+END {
+	printf "arm\truns\tstalled"
+	for (i = 2; i < nc; i++) printf "\t%s", col[i]
+	printf "\thash\n"
+	for (j = 1; j <= nk; j++) {
+		k = order[j]
+		printf "%s\t%d\t%d/%d", k, runs[k], stalled[k] + 0, runs[k] - failed[k]
+		for (i = 2; i < nc; i++) printf "\t%s", rng(k, i)
+		printf "\t%s\n", (k in hash) ? hash[k] : "-"
+	}
+}
