@@ -40,7 +40,7 @@ static const char *expect_ch(const char *p, const char *end, char ch)
 int smaps_header(const char *line, size_t len, struct smaps_vma *v)
 {
 	const char *p = line, *end = line + len;
-	uint64_t dev;
+	uint64_t maj, min;
 	int i;
 
 	memset(v, 0, sizeof(*v));
@@ -51,11 +51,13 @@ int smaps_header(const char *line, size_t len, struct smaps_vma *v)
 	for (i = 0; i < 4; i++)
 		v->perms[i] = p[i];
 	p = expect_ch(hex_u64(p + 5, end, &v->offset), end, ' ');
-	p = expect_ch(p ? hex_u64(p, end, &dev) : NULL, end, ':');
-	p = expect_ch(p ? hex_u64(p, end, &dev) : NULL, end, ' ');
+	p = expect_ch(p ? hex_u64(p, end, &maj) : NULL, end, ':');
+	p = expect_ch(p ? hex_u64(p, end, &min) : NULL, end, ' ');
 	p = p ? decimal_u64(p, end, &v->inode) : NULL;
-	if (!p || v->end < v->start)
+	if (!p || v->end < v->start || maj > UINT32_MAX || min > UINT32_MAX)
 		return -1;
+	v->dev_major = (unsigned int)maj;
+	v->dev_minor = (unsigned int)min;
 	if (p == end)
 		return 0;
 	if (*p != ' ')

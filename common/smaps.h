@@ -30,6 +30,8 @@ struct smaps_vma {
 	uint64_t start, end;		/* [start, end) */
 	char perms[5];			/* "r-xp" */
 	uint64_t offset;		/* file offset of start */
+	unsigned int dev_major;		/* the file's device, MAJ:MIN */
+	unsigned int dev_minor;
 	uint64_t inode;			/* 0: not a file */
 	const char *path;		/* name; not NUL-terminated */
 	size_t path_len;		/* 0: anonymous, no name */

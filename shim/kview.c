@@ -12,11 +12,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/sysmacros.h>
 
+#include "common/smaps.h"
 #include "shim/calls.h"
 
 /* From include/uapi/linux/fs.h (6.11); Debian 12's headers predate it. */
@@ -63,54 +63,23 @@ static int query_ioctl(int fd, uintptr_t addr, struct kview_vma *out)
 	return 0;
 }
 
-static uintptr_t parse_hex(const char **p)
-{
-	uintptr_t v = 0;
-	int d;
-
-	for (;; (*p)++) {
-		if (**p >= '0' && **p <= '9')
-			d = **p - '0';
-		else if (**p >= 'a' && **p <= 'f')
-			d = **p - 'a' + 10;
-		else
-			return v;
-		v = v << 4 | (uintptr_t)d;
-	}
-}
-
-/* One maps line; returns 0 if it covers or follows @addr (filled in). */
+/*
+ * One maps line (common/smaps.c parses it); returns 0 if it covers or
+ * follows @addr (filled in).
+ */
 static int parse_line(const char *l, uintptr_t addr, struct kview_vma *out)
 {
-	unsigned int maj, min;
-	uintptr_t start, end;
-	const char *p = l;
+	struct smaps_vma v;
 	size_t n;
 
-	start = parse_hex(&p);
-	if (*p++ != '-')
+	if (smaps_header(l, strlen(l), &v) || v.end <= addr)
 		return -1;
-	end = parse_hex(&p);
-	if (end <= addr)
-		return -1;
-	/* " perms offset dev inode path": skip perms and offset. */
-	if (*p != ' ' || !(p = strchr(p + 1, ' ')) || !(p = strchr(p + 1, ' ')))
-		return -1;
-	p++;
-	maj = (unsigned int)parse_hex(&p);
-	if (*p++ != ':')
-		return -1;
-	min = (unsigned int)parse_hex(&p);
-	out->start = start;
-	out->end = end;
-	out->dev = makedev(maj, min);
-	out->ino = (ino_t)strtoull(p, (char **)&p, 10);
-	while (*p == ' ')
-		p++;
-	n = strlen(p);
-	if (n >= sizeof(out->path))
-		n = sizeof(out->path) - 1;
-	memcpy(out->path, p, n);
+	out->start = (uintptr_t)v.start;
+	out->end = (uintptr_t)v.end;
+	out->dev = makedev(v.dev_major, v.dev_minor);
+	out->ino = (ino_t)v.inode;
+	n = v.path_len < sizeof(out->path) ? v.path_len : sizeof(out->path) - 1;
+	memcpy(out->path, v.path, n);
 	out->path[n] = '\0';
 	return 0;
 }

@@ -96,14 +96,20 @@ Test(smaps, anonymous_and_maps_lines)
 
 Test(smaps, one_header_line)
 {
-	static const char line[] = "7f9e2c9a9000-7f9e2c9aa000 r--p 00000000 fe:00 325835"
+	static const char line[] = "7f9e2c9a9000-7f9e2c9aa000 r--p 00000000 fe:01 325835"
 				   "                     /usr/lib/ld.so.2";
+	static const char anon[] = "7ffd1000-7ffd3000 rw-p 00000000 00:00 0";
 	struct smaps_vma v;
 
 	cr_assert_eq(smaps_header(line, sizeof(line) - 1, &v), 0);
 	cr_expect_eq(v.start, 0x7f9e2c9a9000ull);
+	cr_expect_eq(v.dev_major, 0xfe);
+	cr_expect_eq(v.dev_minor, 1);
 	cr_expect_eq(v.inode, 325835);
 	cr_expect(smaps_path_is(&v, "/usr/lib/ld.so.2"));
+	cr_assert_eq(smaps_header(anon, sizeof(anon) - 1, &v), 0);
+	cr_expect_eq(v.path_len, 0);
+	cr_expect_eq(v.inode, 0);
 	cr_expect_eq(smaps_header(line, 20, &v), -1, "cut short");
 	cr_expect_eq(smaps_header("VmFlags: rd", 11, &v), -1);
 }
