@@ -11,8 +11,8 @@
 # Each arm starts the node in the arm's memcg (the shim, when the arm loads
 # it, is in the JVM from its first mmap: Lucene's posix_madvise calls come
 # at index open), runs OS_WARM_QUERIES queries, then sizes the memcg as
-# the report's: memory.max = what the memcg uses besides page cache plus
-# OS_CACHE_PCT % of the index (a little below it), and searches for
+# the report's: memory.max = what the memcg holds less the cached index
+# plus OS_CACHE_PCT % of the index (a little below it), and searches for
 # DURATION s with OS_THREADS threads; the cold read (as the load workload)
 # starts COLD_AT s after the search does.  The client runs outside the
 # memcg.  Interface: wl-load.sh.
@@ -20,8 +20,8 @@
 
 J=/lab/job
 OS_HOME=/data/os
-: "${OS_CACHE_PCT:=85}" "${OS_HEAP:=256m}" "${OS_START_S:=1200}"
-: "${OS_THREADS:=${THREADS:-2}}" "${OS_WARM_QUERIES:=200}"
+: "${OS_CACHE_PCT:=96}" "${OS_HEAP:=256m}" "${OS_START_S:=1200}"
+: "${OS_THREADS:=${THREADS:-2}}" "${OS_WARM_QUERIES:=120}"
 OS_MARK=/tmp/opensearch.searching
 
 # os_exports: the launcher's settings for the lab: its runtime, C1 only,
@@ -64,16 +64,19 @@ wl_files() {
 	echo "${vec:-$(index_files | head -n 1)}" /data/cold.bin
 }
 
-# size_memcg CG: memory.max = CG's memory.current less its page cache,
-# plus OS_CACHE_PCT % of the index's bytes.
+# size_memcg CG: memory.max = what CG holds now (the warm node: its heap,
+# the kernel's share, its logs, the index as far as it is cached) less
+# the cached index, plus OS_CACHE_PCT % of the index's bytes: the
+# report's node had 2.8 GiB of page cache for a 2.9 GiB index (96%).
 size_memcg() {
-	local cg=$1 cur file idx max
+	local cg=$1 cur idx cached max
 	cur=$(cat "$CG_ROOT$cg/memory.current")
-	file=$(memstat "$cg" file)
 	idx=$(index_files | xargs ls -l | awk '{ s += $5 } END { print s + 0 }')
-	max=$(( cur - file + idx / 100 * OS_CACHE_PCT ))
+	# shellcheck disable=SC2046
+	cached=$(advshim-resid $(index_files) | awk '{ for (i = 1; i <= NF; i++) s += $i } END { printf "%d\n", s * 1048576 }')
+	max=$(( cur - cached + idx / 100 * OS_CACHE_PCT ))
 	echo "$max" >"$CG_ROOT$cg/memory.max" || die "cannot set memory.max of $cg to $max"
-	say "opensearch: memcg $cg: $(( (cur - file) >> 20 )) MiB besides page cache, index $(( idx >> 20 )) MiB, memory.max $(( max >> 20 )) MiB"
+	say "opensearch: memcg $cg: $(( cur >> 20 )) MiB used, index $(( idx >> 20 )) MiB ($(( cached >> 20 )) MiB cached), memory.max $(( max >> 20 )) MiB" >&2
 }
 
 # os_fail WHY: the reader gave up; the cold reader waiting for the search
@@ -93,7 +96,7 @@ wl_reader() {
 	(os_exports && in_cgroup "$cg" env "$@" "$J/app/advshim-opensearch" start "$OS_HOME") \
 		>/tmp/opensearch.start 2>&1 ||
 		os_fail "the node did not start: $(tail -n 3 /tmp/opensearch.start)" || return 1
-	say "opensearch: node up after $(( ($(uptime_ms) - t0) / 1000 )) guest s (pid port: $(tail -n 1 /tmp/opensearch.start))"
+	say "opensearch: node up after $(( ($(uptime_ms) - t0) / 1000 )) guest s (pid port: $(tail -n 1 /tmp/opensearch.start))" >&2
 	if ! os search "$OS_HOME" --threads "$OS_THREADS" --queries "$OS_WARM_QUERIES" >/tmp/opensearch.warm 2>&1; then
 		os stop "$OS_HOME"
 		os_fail "the warm-up search failed: $(tail -n 3 /tmp/opensearch.warm)"
@@ -103,7 +106,7 @@ wl_reader() {
 	touch "$OS_MARK"
 	os search "$OS_HOME" --threads "$OS_THREADS" --duration "$DURATION"
 	rc=$?
-	os stop "$OS_HOME" || say "opensearch: the node did not stop within 30 s"
+	os stop "$OS_HOME" || say "opensearch: the node did not stop within 30 s" >&2
 	return $rc
 }
 
