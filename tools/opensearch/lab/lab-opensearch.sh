@@ -40,7 +40,7 @@ if [ ! -f "$home/loaded" ]; then
 	"$os" stop "$home"
 	touch "$home/loaded"
 fi
-stage=$build/opensearch/lab-stage
+stage=$build/opensearch/lab-stage.$$
 rm -rf "$stage"
 mkdir -p "$stage/app/opensearch" "$stage/home"
 trap 'rm -rf "$stage"' EXIT
