@@ -11,7 +11,10 @@
 #
 # LUCENE_VERSION=10.x builds against another lucene-core 10 release.
 LUCENE_VERSION	?= 10.4.0
-LUCENE_SRCS	:= $(wildcard tools/lucene/src/main/java/advshim/lucene/*.java)
+# The query load advshim-opensearch shares is in tools/jvm/ (both builds
+# compile it, so an edit there rebuilds both).
+LUCENE_SRCS	:= $(wildcard tools/lucene/src/main/java/advshim/lucene/*.java \
+		     tools/jvm/src/main/java/advshim/bench/*.java)
 LUCENE_JAR	:= $(BUILD)/advshim-lucene.jar
 LUCENE_BUILD_FILES := tools/lucene/pom.xml tools/lucene/build.sh \
 		   tools/lucene/find-jdk.sh tools/lucene/advshim-lucene.in
