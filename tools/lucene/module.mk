@@ -17,7 +17,8 @@ LUCENE_SRCS	:= $(wildcard tools/lucene/src/main/java/advshim/lucene/*.java \
 		     tools/jvm/src/main/java/advshim/bench/*.java)
 LUCENE_JAR	:= $(BUILD)/advshim-lucene.jar
 LUCENE_BUILD_FILES := tools/lucene/pom.xml tools/lucene/build.sh \
-		   tools/lucene/find-jdk.sh tools/lucene/advshim-lucene.in
+		   tools/lucene/find-jdk.sh tools/lucene/advshim-lucene.in \
+		   tools/jvm/build-common.sh
 # Changing LUCENE_VERSION rebuilds: the stamp's name holds the version.
 LUCENE_STAMP	:= $(BUILD)/lucene/want-$(LUCENE_VERSION)
 ifneq ($(MAVEN),0)

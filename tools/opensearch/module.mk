@@ -15,7 +15,7 @@ OPENSEARCH_SRCS	:= $(wildcard tools/opensearch/src/main/java/advshim/opensearch/
 OPENSEARCH_BIN	:= $(BUILD)/advshim-opensearch
 OPENSEARCH_BUILD_FILES := tools/opensearch/pom.xml tools/opensearch/build.sh \
 		   tools/opensearch/advshim-opensearch.in tools/opensearch/config/log4j2.properties \
-		   tools/lucene/find-jdk.sh
+		   tools/lucene/find-jdk.sh tools/jvm/build-common.sh
 OPENSEARCH_STAMP := $(BUILD)/opensearch/want-$(OPENSEARCH_VERSION)
 # MAVEN=0 (check-fast) leaves the Maven build out of `all`.
 ifneq ($(MAVEN),0)
