@@ -11,10 +11,14 @@
 #
 # LUCENE_VERSION=10.x builds against another lucene-core 10 release.
 LUCENE_VERSION	?= 10.4.0
-LUCENE_SRCS	:= $(wildcard tools/lucene/src/main/java/advshim/lucene/*.java)
+# The query load advshim-opensearch shares is in tools/jvm/ (both builds
+# compile it, so an edit there rebuilds both).
+LUCENE_SRCS	:= $(wildcard tools/lucene/src/main/java/advshim/lucene/*.java \
+		     tools/jvm/src/main/java/advshim/bench/*.java)
 LUCENE_JAR	:= $(BUILD)/advshim-lucene.jar
 LUCENE_BUILD_FILES := tools/lucene/pom.xml tools/lucene/build.sh \
-		   tools/lucene/find-jdk.sh tools/lucene/advshim-lucene.in
+		   tools/lucene/find-jdk.sh tools/lucene/advshim-lucene.in \
+		   tools/jvm/build-common.sh
 # Changing LUCENE_VERSION rebuilds: the stamp's name holds the version.
 LUCENE_STAMP	:= $(BUILD)/lucene/want-$(LUCENE_VERSION)
 ifneq ($(MAVEN),0)

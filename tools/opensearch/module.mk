@@ -9,11 +9,13 @@
 #
 # OPENSEARCH_VERSION=3.x builds another 3.x release (with k-NN 3.x.0).
 OPENSEARCH_VERSION ?= 3.6.0
-OPENSEARCH_SRCS	:= $(wildcard tools/opensearch/src/main/java/advshim/opensearch/*.java)
+# With the query load it shares with advshim-lucene (tools/jvm/).
+OPENSEARCH_SRCS	:= $(wildcard tools/opensearch/src/main/java/advshim/opensearch/*.java \
+		     tools/jvm/src/main/java/advshim/bench/*.java)
 OPENSEARCH_BIN	:= $(BUILD)/advshim-opensearch
 OPENSEARCH_BUILD_FILES := tools/opensearch/pom.xml tools/opensearch/build.sh \
 		   tools/opensearch/advshim-opensearch.in tools/opensearch/config/log4j2.properties \
-		   tools/lucene/find-jdk.sh
+		   tools/lucene/find-jdk.sh tools/jvm/build-common.sh
 OPENSEARCH_STAMP := $(BUILD)/opensearch/want-$(OPENSEARCH_VERSION)
 # MAVEN=0 (check-fast) leaves the Maven build out of `all`.
 ifneq ($(MAVEN),0)

@@ -20,31 +20,15 @@
 #   - controls: under log-only.conf rr survives and the rr check reports it;
 #     another query seed gives another hash.  So the checks can fail.
 set -u
-build=${1:-build}
-san=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../../.." && pwd)
-build=$(cd "$build" && pwd)
-lib=$build/libadvshim.so
+# build, san (from BUILD [SANITIZER]), top, lib; ok, no, jvm_tool_ready.
+. "$here/../jvm-tool.sh"
 luc=$build/advshim-lucene
 queries=200
 # Small runs: C1 only and the serial collector halve a run's CPU time; the
 # advice path is the same.
 jvm="-J-Xmx256m -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC"
-pass=0
-fail=0
-
-if [ -n "$san" ]; then
-	echo "SKIP Lucene test under SANITIZER=$san: a sanitizer runtime preloaded into java is not a meaningful test"
-	exit 0
-fi
-if [ ! -x "$luc" ] || [ ! -f "$build/advshim-lucene.jar" ]; then
-	why=$(sh "$top/tools/lucene/find-jdk.sh") || { echo "FAIL Lucene test: $why"; exit 1; }
-	command -v mvn >/dev/null 2>&1 || { echo "FAIL Lucene test: mvn not found (make deps)"; exit 1; }
-	echo "FAIL Lucene test: $luc was not built (see $build/lucene/mvn.log)"
-	exit 1
-fi
-unset ADVSHIM_CONFIG ADVSHIM_LOG LD_PRELOAD
+jvm_tool_ready Lucene "$san" "$luc" "$build/advshim-lucene.jar" "$build/lucene/mvn.log"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/advshim-lucene.XXXXXX")
 live=
@@ -54,9 +38,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-no() { fail=$((fail + 1)); echo "FAIL $1"; shift; for l in "$@"; do echo "     $l"; done; }
 
 # build_index DIR ARGS...: advshim-lucene index, output kept in DIR.log.
 build_index() {

@@ -21,30 +21,14 @@
 # Printed, not asserted: the rr/sr files per extension, start-up time and
 # warm queries/s shim/plain.
 set -u
-build=${1:-build}
-san=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../../.." && pwd)
-build=$(cd "$build" && pwd)
-lib=$build/libadvshim.so
+# build, san (from BUILD [SANITIZER]), top, lib; ok, no, jvm_tool_ready.
+. "$here/../jvm-tool.sh"
 os=$build/advshim-opensearch
 vectors=${OS_TEST_VECTORS:-3000}
 dims=${OS_TEST_DIMS:-32}
 queries=${OS_TEST_QUERIES:-200}
-pass=0
-fail=0
-
-if [ -n "$san" ]; then
-	echo "SKIP OpenSearch test under SANITIZER=$san: a sanitizer runtime preloaded into java is not a meaningful test"
-	exit 0
-fi
-if [ ! -x "$os" ] || [ ! -f "$build/opensearch/advshim-opensearch.jar" ]; then
-	why=$(sh "$top/tools/lucene/find-jdk.sh") || { echo "FAIL OpenSearch test: $why"; exit 1; }
-	command -v mvn >/dev/null 2>&1 || { echo "FAIL OpenSearch test: mvn not found (make deps)"; exit 1; }
-	echo "FAIL OpenSearch test: $os was not built (see $build/opensearch/mvn.log)"
-	exit 1
-fi
-unset ADVSHIM_CONFIG ADVSHIM_LOG LD_PRELOAD
+jvm_tool_ready OpenSearch "$san" "$os" "$build/opensearch/advshim-opensearch.jar" "$build/opensearch/mvn.log"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/advshim-opensearch.XXXXXX")
 home=$tmp/node
@@ -57,8 +41,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-no() { fail=$((fail + 1)); echo "FAIL $1"; shift; for l in "$@"; do echo "     $l"; done; }
 now_ms() { date +%s%3N; }
 
 # start NAME POLICY: the node (none, default or a policy file); NAME.start_ms.

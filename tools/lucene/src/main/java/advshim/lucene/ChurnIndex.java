@@ -35,6 +35,8 @@ import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.store.MMapDirectory;
 
+import advshim.bench.Vectors;
+
 /**
  * search --churn DIR2: a second index that keeps changing while the main
  * one is searched, so that the process maps new segments, unmaps merged-away

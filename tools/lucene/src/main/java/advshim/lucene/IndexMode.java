@@ -23,6 +23,8 @@ import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.MMapDirectory;
 
+import advshim.bench.Vectors;
+
 /**
  * `advshim-lucene index`: N random unit vectors (the seed's stream, in
  * document order) in a KNN vector field "vec" (Lucene's default HNSW

@@ -5,7 +5,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.CountDownLatch;
+import java.util.Locale;
 
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.FieldInfo;
@@ -13,17 +13,47 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.store.MMapDirectory;
 
+import advshim.bench.Counters;
+import advshim.bench.Load;
+import advshim.bench.QueryThreads;
+import advshim.bench.Report;
+import advshim.bench.Run;
+
 /**
  * `advshim-lucene search`: opens the index through MMapDirectory (with
  * ADVISE_BY_CONTEXT for --read-advice context; the other values act
- * through the system property Main sets before Lucene loads), runs the
- * Workers and reports every interval until --queries are done, --duration
- * has passed, or SIGINT/SIGTERM (the summary is printed first).  With
- * --hold the index stays open after the summary until stdin ends.
+ * through the system property Main sets before Lucene loads), prints its
+ * parameter line, and runs the query threads (advshim.bench.Run: every
+ * interval until --queries are done, --duration has passed, or
+ * SIGINT/SIGTERM; the summary is printed first).  With --hold the index
+ * stays open after the summary until stdin ends.
  */
 final class SearchMode {
 	private SearchMode() {
 	}
+
+	/** This JVM's counters; a major-fault count it cannot read counts none. */
+	private static final Counters SELF = new Counters() {
+		@Override
+		public long majorFaults() {
+			return ProcStat.majorFaults();
+		}
+
+		@Override
+		public long readBytes() {
+			return ProcStat.readBytes();
+		}
+
+		@Override
+		public long cpuMs() {
+			return ProcStat.cpuMs();
+		}
+
+		@Override
+		public long faults(long now, long before) {
+			return now >= 0 && before >= 0 ? now - before : 0;
+		}
+	};
 
 	/** Runs the search; 0, or 1 when a query failed (the error on stderr). */
 	static int run(Options o, PrintStream out) throws IOException, InterruptedException {
@@ -38,18 +68,21 @@ final class SearchMode {
 				IndexSearcher searcher = new IndexSearcher(reader);
 				long openMs = (System.nanoTime() - openStart) / 1000000;
 				Report report = new Report(out, o.json);
+				Load load = new Load("advshim-lucene", "lucene-query", o.threads, o.k, o.seed, o.queries,
+						     o.hashQueries, o.queryCycle, o.durationS, o.intervalMs);
+				Opened cost = new Opened(openMs, Counters.delta(ProcStat.majorFaults(), openFlt),
+							 Counters.delta(ProcStat.readBytes(), openRead), startupMs());
 
-				report.open(openMs, delta(ProcStat.majorFaults(), openFlt),
-					    delta(ProcStat.readBytes(), openRead));
-				report.start(o, reader.maxDoc(), reader.leaves().size(), startupMs());
-				Workers w = new Workers(searcher, o, dims);
+				start(out, o, reader.maxDoc(), reader.leaves().size(), cost);
+				report.header();
+				QueryThreads<float[], int[]> w = new QueryThreads<>(load, dims, IndexQuery.opener(searcher, o.k));
 				ChurnIndex churn = o.churn == null ? null : new ChurnIndex(o, dims);
 
 				if (churn != null)
 					churn.start();
-				int rc = measure(o, w, report);
+				int rc = Run.measure(load, w, SELF, report);
 
-				rc = Math.max(rc, checks(o, w, churn, out));
+				rc = Math.max(rc, checks(w, churn, out));
 
 				if (o.hold)
 					holdUntilEof();
@@ -58,12 +91,38 @@ final class SearchMode {
 		}
 	}
 
+	/** What opening the index cost, and the JVM's start-up time (each -1 unknown). */
+	private record Opened(long ms, long majflt, long readBytes, long startupMs) {
+	}
+
+	/** The parameter line (JSON's start event with --json). */
+	private static void start(PrintStream out, Options o, int docs, int segments, Opened cost) {
+		long pid = ProcessHandle.current().pid();
+		long mono = System.nanoTime() / 1000000;
+		String advice = o.advice.name().toLowerCase(Locale.ROOT);
+
+		if (o.json)
+			out.printf(Locale.ROOT, "{\"event\":\"start\",\"mode\":\"search\",\"dir\":\"%s\",\"docs\":%d"
+				   + ",\"segments\":%d,\"threads\":%d,\"k\":%d,\"seed\":%d,\"read_advice\":\"%s\""
+				   + ",\"lucene\":\"%s\",\"open_ms\":%d,\"open_majflt\":%d,\"open_read_bytes\":%d"
+				   + ",\"startup_ms\":%d,\"pid\":%d,\"mono_ms\":%d}%n",
+				   Report.jsonString(o.dir.toString()), docs, segments, o.threads, o.k, o.seed,
+				   advice, Main.luceneVersion(), cost.ms(), cost.majflt(), cost.readBytes(),
+				   cost.startupMs(), pid, mono);
+		else
+			out.printf(Locale.ROOT, "# advshim-lucene search dir=%s docs=%d segments=%d threads=%d k=%d seed=%d"
+				   + " read_advice=%s lucene=%s open_ms=%d open_majflt=%d open_read_bytes=%d startup_ms=%d"
+				   + " pid=%d mono_ms=%d%n", o.dir, docs, segments, o.threads, o.k, o.seed,
+				   advice, Main.luceneVersion(), cost.ms(), cost.majflt(), cost.readBytes(),
+				   cost.startupMs(), pid, mono);
+	}
+
 	/*
 	 * After the summary: --churn stops (its "# churn" line), then the
 	 * "# checks" line (--query-cycle's repeats); 1 when a check failed or
 	 * the churn threads did.
 	 */
-	private static int checks(Options o, Workers w, ChurnIndex churn, PrintStream out)
+	private static int checks(QueryThreads<?, ?> w, ChurnIndex churn, PrintStream out)
 		throws IOException, InterruptedException {
 		int rc = 0;
 
@@ -77,7 +136,7 @@ final class SearchMode {
 			if (churn.mismatches() > 0)
 				rc = 1;
 		}
-		out.printf(java.util.Locale.ROOT, "# checks cycle_checked=%d cycle_mismatches=%d%n",
+		out.printf(Locale.ROOT, "# checks cycle_checked=%d cycle_mismatches=%d%n",
 			   w.cycleChecked(), w.cycleMismatches());
 		out.flush();
 		return w.cycleMismatches() > 0 ? 1 : rc;
@@ -112,108 +171,5 @@ final class SearchMode {
 	private static long startupMs() {
 		return ProcessHandle.current().info().startInstant()
 			.map(s -> Duration.between(s, Instant.now()).toMillis()).orElse(-1L);
-	}
-
-	private static int measure(Options o, Workers w, Report report) throws InterruptedException {
-		CountDownLatch finished = new CountDownLatch(1);
-		Thread hook = new Thread(() -> onSignal(w, finished), "advshim-lucene-exit");
-		long t0 = System.nanoTime();
-		long end = o.durationS > 0 ? t0 + (long) (o.durationS * 1e9) : Long.MAX_VALUE;
-		long step = o.intervalMs * 1000000L;
-		long[] hist0 = w.histogram().snapshot(), prevHist = hist0;
-		long flt0 = ProcStat.majorFaults(), prevFlt = flt0, prevDone = 0, prevT = t0;
-		long read0 = ProcStat.readBytes(), cpu0 = ProcStat.cpuMs();
-
-		Runtime.getRuntime().addShutdownHook(hook);
-		w.start();
-		for (long tick = t0 + step; ; tick += step) {
-			long wake = Math.min(tick, end);
-			boolean over = waitFor(w, wake);
-			long now = System.nanoTime(), flt = ProcStat.majorFaults(), done = w.done();
-			long[] hist = w.histogram().snapshot();
-
-			if (done > prevDone || !over)
-				report.interval(new Report.Figures((now - t0) / 1000000, now / 1000000,
-					done - prevDone, (now - prevT) / 1e9,
-					LatencyHistogram.minus(hist, prevHist), faults(flt, prevFlt)));
-			prevHist = hist;
-			prevFlt = flt;
-			prevDone = done;
-			prevT = now;
-			if (over || now >= end)
-				break;
-			while (tick + step <= System.nanoTime())
-				tick += step;
-		}
-		w.stop();
-		w.join(10000);
-		long now = System.nanoTime(), read = ProcStat.readBytes();
-
-		report.readBytes(delta(read, read0));
-		report.cpuMs(delta(ProcStat.cpuMs(), cpu0));
-		int rc = finish(w, report, new Report.Figures((now - t0) / 1000000, now / 1000000, w.done(),
-			(now - t0) / 1e9, LatencyHistogram.minus(w.histogram().snapshot(), hist0),
-			faults(ProcStat.majorFaults(), flt0)), o.hashQueries);
-
-		finished.countDown();
-		try {
-			Runtime.getRuntime().removeShutdownHook(hook);
-		} catch (IllegalStateException e) {
-			// Shutting down (a signal): the hook is waiting for `finished`.
-		}
-		return rc;
-	}
-
-	/** Sleeps until @wakeNs; true when the run is over (all done, stopped or failed). */
-	private static boolean waitFor(Workers w, long wakeNs) throws InterruptedException {
-		for (;;) {
-			if (!w.running() || w.failure() != null)
-				return true;
-			long left = wakeNs - System.nanoTime();
-
-			if (left <= 0)
-				return false;
-			Thread.sleep(Math.min(left / 1000000 + 1, 50));
-		}
-	}
-
-	private static long faults(long now, long before) {
-		return now >= 0 && before >= 0 ? now - before : 0;
-	}
-
-	/** @now - @before, or -1 when either is unknown (-1). */
-	private static long delta(long now, long before) {
-		return now >= 0 && before >= 0 ? now - before : -1;
-	}
-
-	private static int finish(Workers w, Report report, Report.Figures all, long hashQueries) {
-		Throwable err = w.failure();
-
-		if (w.running()) {
-			System.err.println("advshim-lucene: query threads did not stop within 10 s; no result hash");
-			report.summary(all, "unavailable", 0);
-			return 1;
-		}
-		report.summary(all, w.resultHash(hashQueries), w.hashed(hashQueries));
-		if (err != null) {
-			System.err.println("advshim-lucene: query failed: " + err);
-			return 1;
-		}
-		return 0;
-	}
-
-	/*
-	 * SIGINT/SIGTERM: stop the workers, let the main thread print the
-	 * summary, then exit 0 like advshim-load (halt: the JVM would
-	 * otherwise exit 130/143 after the hooks).
-	 */
-	private static void onSignal(Workers w, CountDownLatch finished) {
-		w.stop();
-		try {
-			if (finished.await(15, java.util.concurrent.TimeUnit.SECONDS))
-				Runtime.getRuntime().halt(0);
-		} catch (InterruptedException e) {
-			Thread.currentThread().interrupt();
-		}
 	}
 }

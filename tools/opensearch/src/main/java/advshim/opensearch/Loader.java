@@ -6,6 +6,8 @@ import java.io.PrintStream;
 import java.util.Locale;
 import java.util.SplittableRandom;
 
+import advshim.bench.Vectors;
+
 /**
  * `load`: (re)creates the k-NN index (one shard, no replica, a knn_vector
  * field "vec" with an HNSW method: engine lucene or faiss, space l2, m 16,

@@ -6,12 +6,14 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import advshim.bench.Counters;
+
 /**
  * The node's major page faults (/proc/PID/stat, field 12), bytes read
  * from storage (/proc/PID/io read_bytes) and CPU time: the process that
  * serves the queries, not this client.
  */
-final class ProcStat {
+final class ProcStat implements Counters {
 	private final long pid;
 
 	ProcStat(long pid) {
@@ -23,7 +25,8 @@ final class ProcStat {
 	}
 
 	/** Major faults so far, or -1 when /proc cannot be read. */
-	long majorFaults() {
+	@Override
+	public long majorFaults() {
 		try {
 			return parseMajflt(read("stat"));
 		} catch (IOException | RuntimeException e) {
@@ -32,7 +35,8 @@ final class ProcStat {
 	}
 
 	/** Bytes read from storage so far, or -1 (no /proc/PID/io access). */
-	long readBytes() {
+	@Override
+	public long readBytes() {
 		try {
 			return parseReadBytes(read("io"));
 		} catch (IOException | RuntimeException e) {
@@ -41,7 +45,8 @@ final class ProcStat {
 	}
 
 	/** CPU time (utime + stime, all threads) in ms, or -1. */
-	long cpuMs() {
+	@Override
+	public long cpuMs() {
 		try {
 			String[] f = fields(read("stat"));
 			// f[0] is field 3; utime and stime are fields 14 and 15 (clock ticks, 100/s).

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-package advshim.lucene;
+package advshim.bench;
 
 import java.util.Locale;
 import java.util.Arrays;
@@ -16,7 +16,7 @@ import java.util.List;
  * per-query hashes out by number before folding them: the hash depends only
  * on the index, the seed, k and n.
  */
-final class ResultHash {
+public final class ResultHash {
 	private static final long FNV_OFFSET = 0xcbf29ce484222325L;
 	private static final long FNV_PRIME = 0x100000001b3L;
 
@@ -24,12 +24,12 @@ final class ResultHash {
 	}
 
 	/** One thread's (query number, query hash) pairs; not thread-safe. */
-	static final class Log {
+	public static final class Log {
 		private long[] numbers = new long[1024];
 		private long[] hashes = new long[1024];
 		private int n;
 
-		void add(long number, long hash) {
+		public void add(long number, long hash) {
 			if (n == numbers.length) {
 				numbers = Arrays.copyOf(numbers, n * 2);
 				hashes = Arrays.copyOf(hashes, n * 2);
@@ -45,7 +45,7 @@ final class ResultHash {
 	}
 
 	/** The hash of one query's ids, in rank order (k then the ids). */
-	static long ofIds(int[] ids, int count) {
+	public static long ofIds(int[] ids, int count) {
 		long h = step(FNV_OFFSET, count);
 
 		for (int i = 0; i < count; i++)
@@ -68,7 +68,7 @@ final class ResultHash {
 	 * IllegalStateException when a number below total is missing or
 	 * repeated (a bug, never a scheduling effect).
 	 */
-	static long combine(List<Log> logs, long total) {
+	public static long combine(List<Log> logs, long total) {
 		if (total > Integer.MAX_VALUE - 8)
 			throw new IllegalStateException("too many queries to hash: " + total);
 		long[] byNumber = new long[(int) total];
@@ -97,7 +97,7 @@ final class ResultHash {
 	}
 
 	/** @h as 16 lower-case hex digits. */
-	static String hex(long h) {
+	public static String hex(long h) {
 		return String.format(Locale.ROOT, "%016x", h);
 	}
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-package advshim.opensearch;
+package advshim.bench;
 
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -11,11 +11,11 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * record() is lock-free (one atomic increment); the reporter takes
  * snapshot()s and subtracts the previous one to get an interval.
  */
-final class LatencyHistogram {
+public final class LatencyHistogram {
 	private static final int SUB_BITS = 4;
 	private static final int SUB = 1 << SUB_BITS;
 	private static final int MAX_EXP = 40;
-	static final int BUCKETS = (MAX_EXP - SUB_BITS + 1) * SUB + SUB;
+	public static final int BUCKETS = (MAX_EXP - SUB_BITS + 1) * SUB + SUB;
 
 	private final AtomicLongArray counts = new AtomicLongArray(BUCKETS);
 
@@ -47,12 +47,12 @@ final class LatencyHistogram {
 	}
 
 	/** Counts one query that took @ns nanoseconds; thread-safe. */
-	void record(long ns) {
+	public void record(long ns) {
 		counts.incrementAndGet(index(ns));
 	}
 
 	/** A copy of the counts (each bucket read atomically). */
-	long[] snapshot() {
+	public long[] snapshot() {
 		long[] s = new long[BUCKETS];
 
 		for (int i = 0; i < BUCKETS; i++)
@@ -61,7 +61,7 @@ final class LatencyHistogram {
 	}
 
 	/** @cur minus @prev, bucket by bucket. */
-	static long[] minus(long[] cur, long[] prev) {
+	public static long[] minus(long[] cur, long[] prev) {
 		long[] d = new long[BUCKETS];
 
 		for (int i = 0; i < BUCKETS; i++)
@@ -73,7 +73,7 @@ final class LatencyHistogram {
 	 * The value below which a fraction @q (0..1) of the counted values of
 	 * @h lie, as the middle of its bucket, in microseconds; 0 when empty.
 	 */
-	static double quantileUs(long[] h, double q) {
+	public static double quantileUs(long[] h, double q) {
 		long total = 0;
 
 		for (long c : h)

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-package advshim.opensearch;
+package advshim.bench;
 
 import java.util.SplittableRandom;
 
 /**
- * Deterministic random unit vectors (the same as advshim-lucene's, so a
- * seed gives the same data set in both).
+ * Deterministic random unit vectors, the same in advshim-lucene and
+ * advshim-opensearch (one class for both: a seed gives one data set).
  *
  * Index vectors come from one stream seeded by the seed, in document order;
  * query i comes from its own stream seeded by (seed, i), so a query's vector
@@ -13,19 +13,19 @@ import java.util.SplittableRandom;
  * Components are Gaussian, so the normalised vectors are uniform on the
  * sphere.
  */
-final class Vectors {
+public final class Vectors {
 	private static final long QUERY_SALT = 0x5eedc0ffee51L;
 
 	private Vectors() {
 	}
 
 	/** A stream for the index vectors of @seed. */
-	static SplittableRandom indexStream(long seed) {
+	public static SplittableRandom indexStream(long seed) {
 		return new SplittableRandom(seed);
 	}
 
 	/** The next unit vector of @dims dimensions drawn from @rnd. */
-	static float[] next(SplittableRandom rnd, int dims) {
+	public static float[] next(SplittableRandom rnd, int dims) {
 		float[] v = new float[dims];
 		double norm = 0;
 
@@ -42,12 +42,12 @@ final class Vectors {
 	}
 
 	/** Query number @index of @seed: the same vector in every run. */
-	static float[] query(long seed, long index, int dims) {
+	public static float[] query(long seed, long index, int dims) {
 		return next(new SplittableRandom(mix(seed ^ QUERY_SALT) + mix(index)), dims);
 	}
 
 	/** SplitMix64's finaliser: spreads nearby seeds over the whole range. */
-	static long mix(long x) {
+	public static long mix(long x) {
 		long z = x + 0x9e3779b97f4a7c15L;
 
 		z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
