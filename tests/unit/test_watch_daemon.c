@@ -302,9 +302,17 @@ Test(daemon, thrash_is_aged_with_the_exact_command_and_verified)
 	cr_assert(strstr(r.logbuf, "\"cmd\":\"" BURST7 "\""));
 	cr_assert(strstr(r.logbuf, "max_seq 7 -> 11"), "%s", r.logbuf);
 	/* then it waits for the oldest generation to drain: no more writes */
-	rig_ticks(&r, 3);
+	rig_ticks(&r, 2);
 	cr_assert_eq(r.f.nr_writes, 1, "%s", r.logbuf);
 	cr_assert(strstr(r.logbuf, "\"msg\":\"draining\""), "%s", r.logbuf);
+	/*
+	 * The fake's oldest generation never shrinks (as on 7.x, where
+	 * refaults land in it): after persist intervals the drain counts as
+	 * stalled, and the pages still stuck are folded again.
+	 */
+	rig_ticks(&r, 1);
+	cr_assert_eq(r.f.nr_writes, 2, "%s", r.logbuf);
+	cr_assert(strstr(r.logbuf, "stopped draining"), "%s", r.logbuf);
 	rig_fini(&r);
 }
 

@@ -707,6 +707,7 @@ Test(detector, dry_run_is_bounded)
 	struct det_sample s;
 	struct row r = { 3, 0, 5000, STALL, H, 0, 0 };
 	unsigned int i, bursts = 0;
+	static const unsigned int want_s[] = { 3, 33, 63, 93 };
 
 	p.drain_timeout_ms = 20000;
 	det_init(&st);
@@ -716,6 +717,10 @@ Test(detector, dry_run_is_bounded)
 		det_step(&st, &p, &s, &out);
 		if (out.verdict == DET_AGE) {
 			cr_assert_eq(out.steps, 4);
+			cr_assert_lt(bursts, 4, "a fifth burst at %u s", i);
+			/* a dry-run drain never "stalls": nothing was folded */
+			cr_assert_eq(i, want_s[bursts], "burst %u at %u s, want %u",
+				     bursts + 1, i, want_s[bursts]);
 			det_dry_aged(&st, s.now_ms);
 			bursts++;
 		}
@@ -742,6 +747,19 @@ Test(detector, without_rows_the_youngest_share_decides)
 	}
 	cr_assert_eq(out.verdict, DET_AGE);
 	cr_assert_eq(out.steps, 4);
+	/* The drain cannot be seen without rows: it is waited for, never
+	 * taken as stalled. */
+	det_aged(&st, s.now_ms, 7);
+	s.max_seq = 7;
+	s.youngest_file = 0;
+	for (i = 4; i < 12; i++) {
+		s.now_ms = i * 1000;
+		s.youngest_age_ms = 1000 + i * 1000;
+		det_step(&st, &pdef, &s, &out);
+		cr_assert_eq(out.verdict, DET_DRAINING, "at %u s: %s", i,
+			     det_verdict_name(out.verdict));
+	}
+	s.max_seq = 3;
 	s.youngest_file = 100;
 	det_init(&st);
 	for (i = 0; i < 6; i++) {

@@ -353,12 +353,13 @@ static void after_drain(struct det_state *st, const struct det_params *p,
  * 26,149 and 27,172 pages, tail 15%).  On 6.12 the same drain sheds
  * about 6% of the file pages an interval.  Stalled: persist intervals
  * in a row without the oldest generation falling by 1/DET_DRAIN_DIV of
- * the file pages.  Unknown without generation rows: never stalled.
+ * the file pages.  Unknown without generation rows: never stalled; nor
+ * after a dry-run burst, which left the generations as they were.
  */
 static bool drain_stalled(struct det_state *st, const struct det_params *p,
-			  const struct layout *l)
+			  const struct det_sample *s, const struct layout *l)
 {
-	if (!l->total)
+	if (!nr_rows(s) || !l->total || st->drain_dry)
 		return false;
 	if (!st->drain_seen || l->oldest + l->total / DET_DRAIN_DIV <=
 			       st->drain_ref) {
@@ -392,7 +393,7 @@ static void episode_step(struct det_state *st, const struct det_params *p,
 		    "the rest of a burst that was cut short");
 	} else if (l.file_min >= st->drain_seq) {
 		after_drain(st, p, s, &l, out, "still thrashing after the drain");
-	} else if (drain_stalled(st, p, &l)) {
+	} else if (drain_stalled(st, p, s, &l)) {
 		after_drain(st, p, s, &l, out, "the oldest generation stopped "
 			    "draining (refaults land in it)");
 	} else if (p->drain_timeout_ms &&
@@ -435,6 +436,7 @@ static void took_effect(struct det_state *st, uint64_t now_ms,
 		oldest = st->planned_min;
 	st->drain_seq = oldest + 1;
 	st->drain_seen = false;
+	st->drain_dry = false;
 	st->have_last_age = true;
 	st->last_age_ms = now_ms;
 	note_agings(st, now_ms, done);
@@ -458,6 +460,7 @@ void det_dry_aged(struct det_state *st, uint64_t now_ms)
 
 	took_effect(st, now_ms, k, st->planned_from);
 	st->drain_seq = st->planned_min + 1;
+	st->drain_dry = true;
 }
 
 void det_failed(struct det_state *st, uint64_t now_ms)

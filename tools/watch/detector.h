@@ -138,6 +138,7 @@ struct det_state {
 	unsigned int burst_left;	/* steps of a cut-short burst */
 	unsigned long drain_seq;	/* file min_seq that means drained */
 	bool drain_seen;		/* drain_ref holds a sample's count */
+	bool drain_dry;			/* the last burst was a dry run */
 	unsigned long drain_ref;	/* oldest gen's pages at last shrink */
 	unsigned int drain_flat;	/* draining intervals since */
 	unsigned long expect_max_seq;	/* what our last step left */

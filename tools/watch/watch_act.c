@@ -148,7 +148,10 @@ static void verify(struct watch *w, struct lruvec_state *lv, const char *cmd,
 		watch_mark_gone(w, lv, "memcg removed right after our write");
 		return;
 	}
-	/* 6.1-6.13 ignore a walk that lost a race: check next interval */
+	/*
+	 * max_seq did not move: 6.1-6.13 ignore a walk that lost a race (on
+	 * newer kernels a concurrent aging): check again next interval.
+	 */
 	lv->pending = true;
 	lv->pending_from = before;
 	snprintf(lv->pending_cmd, sizeof(lv->pending_cmd), "%s", cmd);

@@ -106,9 +106,10 @@ const struct watch_setting watch_settings[] = {
 	  .help = "wait this long for the oldest generation to drain after a "
 		  "burst; 0: no limit",
 	  .doc = "After a burst no further one is asked for until the file "
-		 "min_seq has passed the generation the burst made oldest; "
-		 "the episode ends when that takes longer than this (0: no "
-		 "limit)." },
+		 "min_seq has passed the generation the burst made oldest, or "
+		 "the oldest generation has stopped shrinking for persist "
+		 "intervals; the episode ends when that takes longer than "
+		 "this (0: no limit)." },
 };
 
 const size_t watch_nr_settings =
