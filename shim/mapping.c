@@ -6,7 +6,9 @@
  * JIT heaps make most mmap calls), except MAP_FIXED ones, which may
  * replace a file range the table knows.  The table is updated after a
  * successful mmap/mremap and before munmap (so a concurrent mmap that gets
- * the freed addresses never has its new range removed by us).  Every call
+ * the freed addresses never has its new range removed by us); then, before
+ * the addresses are freed, a switch's madvise in flight on a range just
+ * removed is let land (adapt_settle, adapt_table.c).  Every call
  * here but a new anonymous mapping moves vm_gen on after the kernel
  * returned (view_nofile's answers are stamped with it).  errno is what
  * the real call left.
@@ -185,8 +187,12 @@ SHIM_EXPORT int munmap(void *addr, size_t len)
 		maptable_unmap(&shim.table, s, e);
 		dontfork_forget(s, e);
 		table_changed();
+		shim_unlock();
+		/* A switch that found the range still there lands first. */
+		adapt_settle();
+	} else {
+		shim_unlock();
 	}
-	shim_unlock();
 	shim_busy--;
 	errno = saved;
 	return munmap_changed(addr, len);
@@ -253,6 +259,8 @@ static void remap_before(struct remap *m)
 		}
 	}
 	shim_unlock();
+	if (m->file && !m->keep_old)
+		adapt_settle();		/* as in munmap */
 }
 
 /* After the call returned @ret: record the outcome (write lock here). */
