@@ -60,12 +60,12 @@
  *    a range mapped there later (then inserted under the write lock) is
  *    found, if at all, by a later tag read, with its own tag.
  *    mremap: the moved range keeps its tag, as the VMA keeps its flags.
- *    Left open, as before: a MAP_FIXED mmap over a live range, which the
- *    table learns only after the kernel replaced it, can take the one
- *    madvise a switch had in flight there (one read hint on the new
- *    mapping until the application advises it), and a program unmapping
- *    behind the shim's back (a raw system call) likewise: the same risk
- *    the kernel-view fallback runs.
+ *    Left open, as before: a MAP_FIXED mmap (or an MREMAP_FIXED move)
+ *    over a live range, which the table learns only after the kernel
+ *    replaced it, can take the one madvise a switch had in flight there
+ *    (one read hint on the new mapping until the application advises
+ *    it), and a program unmapping behind the shim's back (a raw system
+ *    call) likewise: the same risk the kernel-view fallback runs.
  *  - fork during a switch: the prepare handler takes the write lock, so
  *    no tag is read then, but a madvise may be in flight or the walk cut
  *    between two ranges; the child's handler makes issuing even (the
