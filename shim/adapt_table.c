@@ -60,17 +60,28 @@
  *    a range mapped there later (then inserted under the write lock) is
  *    found, if at all, by a later tag read, with its own tag.
  *    mremap: the moved range keeps its tag, as the VMA keeps its flags.
- *    Left open, as before: a MAP_FIXED mmap (or an MREMAP_FIXED move)
- *    over a live range, which the table learns only after the kernel
- *    replaced it, can take the one madvise a switch had in flight there
- *    (one read hint on the new mapping until the application advises
- *    it), and a program unmapping behind the shim's back (a raw system
- *    call) likewise: the same risk the kernel-view fallback runs.
+ *  - A MAP_FIXED mmap (or an MREMAP_FIXED move) over a live range: the
+ *    kernel replaces the range before the table learns of it (mapping.c
+ *    updates the table after the call), so the call counts itself in
+ *    adapt.replacing first, waits out a switch's madvise in flight, and
+ *    uncounts itself after its table update; a switch, after its odd add,
+ *    finds no range while the count is non-zero and waits for it to
+ *    clear.  Of the call's add and the switch's add, whichever comes
+ *    second sees the first: the call waits for the madvise (which lands
+ *    on the old mapping), or the switch waits for the table update (and
+ *    then finds the new range, with its own tag).  A call waits for one
+ *    madvise at most; a switch waits for the MAP_FIXED calls in flight
+ *    (a steady stream of them from many threads delays the switch, never
+ *    the application).  Left open: a program unmapping or
+ *    mapping behind the shim's back (raw system calls) can have the one
+ *    madvise a switch had in flight land on its new mapping: one read
+ *    hint, the same risk the kernel-view fallback runs.
  *  - fork during a switch: the prepare handler takes the write lock, so
  *    no tag is read then, but a madvise may be in flight or the walk cut
- *    between two ranges; the child's handler makes issuing even (the
- *    sampler is not in the child) and the child's new sampler re-applies
- *    its first decision to every range.
+ *    between two ranges; the child's handler makes issuing even and
+ *    clears adapt.replacing (neither the sampler nor the other threads
+ *    are in the child), and the child's new sampler re-applies its first
+ *    decision to every range.
  */
 #include <errno.h>
 #include <sched.h>
@@ -113,6 +124,18 @@ void adapt_wait_issued(unsigned long seen)
 {
 	while (__atomic_load_n(&shim.adapt.issuing, __ATOMIC_SEQ_CST) == seen)
 		sched_yield();
+}
+
+void adapt_replace_done(void)
+{
+	unsigned long v = __atomic_load_n(&shim.adapt.replacing,
+					  __ATOMIC_RELAXED);
+
+	/* Never below 0: a fork child (from a handler) cleared the count. */
+	while (v && !__atomic_compare_exchange_n(&shim.adapt.replacing, &v,
+						 v - 1, false, __ATOMIC_SEQ_CST,
+						 __ATOMIC_RELAXED))
+		;
 }
 
 /* The range is of a file under random = "adaptive". */
@@ -359,7 +382,10 @@ void adapt_apply(enum adapt_choice c, struct adapt_applied *out)
 	do {
 		/* Odd from before the tag is read until its madvise returned. */
 		__atomic_fetch_add(&shim.adapt.issuing, 1, __ATOMIC_SEQ_CST);
-		k = next_asked(&pos, &s, &e, out);
+		if (__atomic_load_n(&shim.adapt.replacing, __ATOMIC_SEQ_CST))
+			k = NA_LEAF;	/* a MAP_FIXED call's turn: wait */
+		else
+			k = next_asked(&pos, &s, &e, out);
 		if (k == NA_FOUND) {
 			if (sys_madvise((void *)s, e - s, advice))
 				out->errors++;
@@ -367,6 +393,8 @@ void adapt_apply(enum adapt_choice c, struct adapt_applied *out)
 				out->ranges++;
 		}
 		__atomic_fetch_add(&shim.adapt.issuing, 1, __ATOMIC_SEQ_CST);
+		while (__atomic_load_n(&shim.adapt.replacing, __ATOMIC_SEQ_CST))
+			sched_yield();
 	} while (k != NA_END);
 	errno = saved;
 }

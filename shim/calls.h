@@ -330,8 +330,36 @@ void adapt_first(const struct adapt_seed *seed) SHIM_HIDDEN;
 void adapt_maybe_restart(void) SHIM_HIDDEN;
 
 /*
+ * adapt_replace_begin, adapt_replace_end - around a MAP_FIXED mmap or an
+ * MREMAP_FIXED mremap, which may replace table ranges in place before the
+ * table learns of it (the table is updated after the call): begin counts
+ * the call in shim.adapt.replacing, then waits out a switch's madvise in
+ * flight (adapt_settle); while the count is non-zero a switch finds no
+ * range (adapt_apply), so its madvise never lands on the new mapping.
+ * Begin returns whether it counted (not when the table is empty); pass
+ * that to end, after the table update.  No lock held; errno untouched.
+ */
+static inline bool adapt_replace_begin(void)
+{
+	if (!table_nr())
+		return false;
+	__atomic_fetch_add(&shim.adapt.replacing, 1, __ATOMIC_SEQ_CST);
+	adapt_settle();
+	return true;
+}
+
+void adapt_replace_done(void) SHIM_HIDDEN;
+
+static inline void adapt_replace_end(bool counted)
+{
+	if (counted)
+		adapt_replace_done();
+}
+
+/*
  * adapt_atfork_child - in a fork child (one thread, no allocation): no
- * switch is in flight here (shim.adapt.issuing made even), mark the
+ * switch is in flight here (shim.adapt.issuing made even) and no MAP_FIXED
+ * call of another thread (shim.adapt.replacing cleared), mark the
  * sampler absent (restarted lazily by adapt_maybe_restart) and the
  * group's state to be re-derived by the new sampler's first sample,
  * which re-applies the choice to every range.

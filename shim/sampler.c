@@ -434,6 +434,7 @@ void adapt_atfork_child(void)
 	__atomic_store_n(&shim.adapt.issuing,
 			 (__atomic_load_n(&shim.adapt.issuing, __ATOMIC_RELAXED) +
 			  1) & ~1ul, __ATOMIC_RELAXED);
+	__atomic_store_n(&shim.adapt.replacing, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&shim.adapt.fork_ms, now_ms(), __ATOMIC_RELAXED);
 	if (__atomic_load_n(&shim.adapt.started, __ATOMIC_RELAXED) !=
 	    ADAPT_IDLE) {

@@ -50,10 +50,15 @@
  *     per range makes adapt.issuing odd, finds the range and reads its tag
  *     under the read lock, releases it, issues its madvise and makes
  *     adapt.issuing even; munmap and mremap take the range out of the
- *     table before their system call and then wait out such a madvise.
+ *     table before their system call and then wait out such a madvise;
+ *     a MAP_FIXED mmap (or MREMAP_FIXED mremap), which replaces ranges
+ *     before the table learns of it, counts itself in adapt.replacing
+ *     and waits out such a madvise before its system call, and a switch
+ *     finds no range while adapt.replacing is non-zero.
  *     adapt_table.c's top comment gives the argument, race by race;
  *   - fork: prepare takes the write lock, the parent releases it, the
- *     child re-initialises it and makes adapt.issuing even (init.c).
+ *     child re-initialises it, makes adapt.issuing even and clears
+ *     adapt.replacing (init.c, sampler.c).
  * Anonymous mappings, advice nobody acts on and advice inside a range the
  * calling thread's view knows never touch the lock.
  */
@@ -170,6 +175,9 @@ struct shim_adapt {
 	unsigned long issuing;		/* atomic: odd while a switch's
 					   madvise of one range is in
 					   flight (adapt_table.c) */
+	unsigned long replacing;	/* atomic: MAP_FIXED calls between
+					   their announcement and their
+					   table update (mapping.c) */
 	int decided;			/* atomic: the first decision was taken */
 	int started;			/* atomic: enum adapt_started */
 	uint64_t retry_ms;		/* a failed start is retried from then */
