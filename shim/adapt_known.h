@@ -16,10 +16,14 @@
  * adaptive files asked RANDOM that this thread's view knows (advise_known
  * said ADV_ADAPT; the view's generation still current): issue the group's
  * choice without the lock, counted like a decided piece, then re-check the
- * generation: if it moved meanwhile (a switch may have re-advised the
- * range before this call landed), redo the call through advise_range()
- * so that the range ends with the group's current choice.  Returns what
- * the call returns (@posix: posix_madvise's contract, else madvise's).
+ * generation (shim.h's one rule): if it moved meanwhile (a switch may have
+ * published another choice and re-advised the range before this call
+ * landed), redo the call through advise_range() so that the range ends
+ * with the group's current choice; that redo is bounded as advise.c's
+ * own re-check is.  No tag changes here, so no switch in flight can
+ * hold a stale tag for these ranges: nothing to settle (adapt_table.c).
+ * Returns what the call returns (@posix: posix_madvise's contract, else
+ * madvise's).
  * Inline: it is the whole of the known-range RANDOM call's path after
  * advise_known(), and a call frame here cost a quarter of its
  * instructions.

@@ -2,48 +2,89 @@
 /*
  * adapt_table.c - the adaptive advice's side of the mapping table: the
  * `asked` tag of each range (what the application last advised on it),
- * the walks a sample and a switch make over the table, and the re-check
- * after a call decided without the lock.
+ * the walks a sample and a switch make over the table.
  *
- * Races with the application, and what orders each (the design is in
- * docs/adaptive.md, "The sampler in the shim"):
+ * The rule (shim.h's lock protocol; docs/adaptive.md, "The sampler in
+ * the shim"): no madvise of the adaptive advice runs under shim.lock.
+ * Each side announces, then checks the other's announcement, all with
+ * sequentially consistent atomics, so that of two racing parties at least
+ * one sees the other:
+ *  - an application's read hint on an adaptive range (advise.c) sets the
+ *    range's tag (a compare-and-swap under the read lock, adapt_ask), then
+ *    reads the generation G and the published choice, releases the lock,
+ *    waits out a switch's madvise in flight (adapt_settle), issues its
+ *    call and, when its advice is the choice, re-reads the generation: if
+ *    it moved and the choice now calls for other advice it issues that
+ *    and checks again;
+ *  - a switch publishes the choice, then bumps the generation (sampler.c),
+ *    then for each range: adds one to adapt.issuing (odd: in flight),
+ *    finds under the read lock the next range asked RANDOM (its tag read
+ *    then), releases the lock, issues its madvise, adds one again (even).
  *
- *  - Its own madvise/posix_madvise on a range while a switch re-advises
- *    it.  Both hold shim.lock for reading, which does not exclude
- *    readers, so adapt.mu does: an application's call on an adaptive
- *    range sets the tag, reads the published choice and issues its
- *    madvise with adapt.mu held (advise.c), and the switch checks the tag
- *    and issues its madvise with adapt.mu held, range by range.  The
- *    switch publishes the new choice before it walks.  Either the
- *    application's call comes first (then the walk, later, finds the tag
- *    and re-advises), or after the walk's visit of that range: then it
- *    took adapt.mu after the walk released it there, so it reads the new
- *    choice.  A range mapped after the walk passed its address was
- *    inserted under the write lock after the walk's read lock on that
- *    leaf was released, so its first call also reads the new choice.
- *    Without adapt.mu: the application reads C0, the switch publishes C1
- *    and re-advises, then the application's C0 lands and the range keeps
- *    C0 until the next switch.
- *  - A call the thread's view decides without any lock (adapt_known):
- *    the view's extent was learnt at a generation; publishing a choice
- *    bumps the generation before the walk, so a call that read the old
- *    choice is re-checked after its system call: if the
- *    generation moved it is redone under the lock with the current
- *    choice; if not, the call landed before the bump, hence before the
- *    walk's madvise on that range, which wins.
- *  - munmap and mmap over a range: they take the write lock, so they
- *    cannot run while a walk holds the read lock on its leaf; a range
- *    unmapped between two leaves is simply not found.  Only a program
- *    unmapping with a raw system call (behind the shim's back) and
- *    mapping something else there could have that VMA re-advised: one
- *    VMA's read hint, the same risk the kernel-view fallback runs.
- *  - mremap: takes the write lock; the moved range keeps its tag, as the
- *    VMA keeps its flags.
- *  - fork during a switch: the prepare handler takes the write lock and
- *    adapt.mu, so it waits for the leaf being re-advised; the child's new
- *    sampler re-applies its first decision to every range.
+ * Races, and why each ends with what the application last asked:
+ *  - The application's RANDOM on a range asked RANDOM against a switch
+ *    from C0 to C1.  Either the switch's bump comes after the call's
+ *    re-check (then its tag read, later still, finds the tag: the switch
+ *    re-advises the range after the call returned, and C1 lands last), or
+ *    the re-check sees the generation move: the choice it reads then is
+ *    the one of the last switch published, or of a switch whose walk is
+ *    still to visit the range; issued again if it differs.  A call whose
+ *    choice read came after the publish issues C1 itself.  Without the
+ *    re-check: the call reads C0, the switch publishes C1 and re-advises,
+ *    then the call's C0 lands and the range keeps C0 until the next
+ *    switch (stress/adapt_race.sh, mode window, shows it).  The rounds of
+ *    re-checking are bounded: each needs a switch published during the
+ *    previous call, and the sampler switches at most once per sample and
+ *    max_per_min times a minute.  Any other change of the generation (a
+ *    table change elsewhere) only costs the load: no call is repeated
+ *    unless the choice differs.
+ *  - The application's other hint (NORMAL, SEQUENTIAL, a part: the tag
+ *    becomes OTHER or MIXED) on a range a switch has just found asked
+ *    RANDOM, its madvise not yet issued.  The switch's odd add precedes
+ *    its tag read; the call's tag store precedes its read of adapt.issuing:
+ *    if the switch read the old tag, the call sees the odd count and waits
+ *    until that madvise returned (adapt_wait_issued: one madvise, which
+ *    only flips VMA flags under the mm's mmap_lock), then lands last.
+ *    Any later tag read of a switch sees the new tag and skips the range.
+ *  - A call the thread's view decides without any lock (adapt_known.h):
+ *    RANDOM on ranges asked RANDOM, no tag change.  The view's stamp is
+ *    the generation; the call re-checks it after its system call and, if
+ *    it moved, is redone through the locked path above.  If it did not
+ *    move, the bump of any switch comes later and so does its walk.
+ *  - munmap and mremap: they take the range out of the table under the
+ *    write lock before their system call (mapping.c), then adapt_settle.
+ *    A switch whose read lock came after that removal does not find the
+ *    range; one whose read lock came before had already made issuing odd,
+ *    and the unmapping call waits until its madvise returned.  So the
+ *    switch's madvise never lands on addresses the kernel has freed, and
+ *    a range mapped there later (then inserted under the write lock) is
+ *    found, if at all, by a later tag read, with its own tag.
+ *    mremap: the moved range keeps its tag, as the VMA keeps its flags.
+ *  - A MAP_FIXED mmap (or an MREMAP_FIXED move) over a live range: the
+ *    kernel replaces the range before the table learns of it (mapping.c
+ *    updates the table after the call), so the call counts itself in
+ *    adapt.replacing first, waits out a switch's madvise in flight, and
+ *    uncounts itself after its table update; a switch, after its odd add,
+ *    finds no range while the count is non-zero and waits for it to
+ *    clear.  Of the call's add and the switch's add, whichever comes
+ *    second sees the first: the call waits for the madvise (which lands
+ *    on the old mapping), or the switch waits for the table update (and
+ *    then finds the new range, with its own tag).  A call waits for one
+ *    madvise at most; a switch waits for the MAP_FIXED calls in flight
+ *    (a steady stream of them from many threads delays the switch, never
+ *    the application).  Left open: a program unmapping or
+ *    mapping behind the shim's back (raw system calls) can have the one
+ *    madvise a switch had in flight land on its new mapping: one read
+ *    hint, the same risk the kernel-view fallback runs.
+ *  - fork during a switch: the prepare handler takes the write lock, so
+ *    no tag is read then, but a madvise may be in flight or the walk cut
+ *    between two ranges; the child's handler makes issuing even and
+ *    clears adapt.replacing (neither the sampler nor the other threads
+ *    are in the child), and the child's new sampler re-applies its first
+ *    decision to every range.
  */
 #include <errno.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -54,23 +95,47 @@
 void adapt_ask(const struct map_node *n, uintptr_t s, uintptr_t e,
 	       enum adv_kind kind)
 {
-	uintptr_t w = node_word(n);
-	enum map_asked old = (enum map_asked)(w & ASKED_MASK), to;
+	void *w, *to_w;
+	enum map_asked old, to;
 	bool whole = s <= n->start && e >= n->end;
 
-	if (kind == ADV_RANDOM)
-		to = whole || old == ASKED_RANDOM ? ASKED_RANDOM : ASKED_MIXED;
-	else if (whole)
-		to = ASKED_OTHER;
-	else
-		to = old == ASKED_RANDOM || old == ASKED_MIXED ? ASKED_MIXED :
-							   ASKED_OTHER;
-	if (to == old)
-		return;
-	/* Written with the read lock held: only adapt.mu excludes writers. */
-	__atomic_store_n((void **)&n->file, (void *)((w & ~ASKED_MASK) | to),
-			 __ATOMIC_RELAXED);
+	/* Other callers tag under the read lock too: compare and swap. */
+	w = __atomic_load_n(&n->file, __ATOMIC_RELAXED);
+	do {
+		old = (enum map_asked)((uintptr_t)w & ASKED_MASK);
+		if (kind == ADV_RANDOM)
+			to = whole || old == ASKED_RANDOM ? ASKED_RANDOM :
+							    ASKED_MIXED;
+		else if (whole)
+			to = ASKED_OTHER;
+		else
+			to = old == ASKED_RANDOM || old == ASKED_MIXED ?
+			     ASKED_MIXED : ASKED_OTHER;
+		if (to == old)
+			return;
+		to_w = (void *)(((uintptr_t)w & ~ASKED_MASK) | to);
+	} while (!__atomic_compare_exchange_n((void **)&n->file, &w, to_w,
+					      false, __ATOMIC_SEQ_CST,
+					      __ATOMIC_SEQ_CST));
 	gen_bump();
+}
+
+void adapt_wait_issued(unsigned long seen)
+{
+	while (__atomic_load_n(&shim.adapt.issuing, __ATOMIC_SEQ_CST) == seen)
+		sched_yield();
+}
+
+void adapt_replace_done(void)
+{
+	unsigned long v = __atomic_load_n(&shim.adapt.replacing,
+					  __ATOMIC_RELAXED);
+
+	/* Never below 0: a fork child (from a handler) cleared the count. */
+	while (v && !__atomic_compare_exchange_n(&shim.adapt.replacing, &v,
+						 v - 1, false, __ATOMIC_SEQ_CST,
+						 __ATOMIC_RELAXED))
+		;
 }
 
 /* The range is of a file under random = "adaptive". */
@@ -261,43 +326,75 @@ uint64_t adapt_resident(const struct adapt_snap *s)
 	return (uint64_t)((unsigned __int128)s->need * in / all);
 }
 
-struct apply_walk {
-	int advice;
-	struct adapt_applied *out;
-};
+enum next_asked { NA_FOUND, NA_LEAF, NA_END };
 
-static void apply_visit(const struct map_node *n, void *arg)
+/*
+ * The first range at or after *@pos in one leaf that is an adaptive
+ * file's asked RANDOM (its tag read now, under the read lock taken here:
+ * a range unmapped, moved or re-tagged since is not returned), as
+ * [*@s, *@e); ranges asked MIXED passed on the way are counted.  Sets
+ * *@pos past what was looked at.  NA_LEAF: none in that leaf; NA_END:
+ * none left.
+ */
+static enum next_asked next_asked(uintptr_t *pos, uintptr_t *s, uintptr_t *e,
+				  struct adapt_applied *out)
 {
-	struct apply_walk *aw = arg;
+	const struct map_node *n, *r;
+	const struct mt_node *leaf;
+	enum next_asked k = NA_LEAF;
+	unsigned int nr, i;
+	uintptr_t w;
 
-	if (!adaptive_range(n))
-		return;
-	pthread_mutex_lock(&shim.adapt.mu);
-	switch (node_asked(n)) {
-	case ASKED_RANDOM:
-		if (sys_madvise((void *)n->start, n->end - n->start, aw->advice))
-			aw->out->errors++;
-		else
-			aw->out->ranges++;
-		break;
-	case ASKED_MIXED:
-		aw->out->mixed++;
-		break;
-	default:
-		break;
+	shim_rdlock();
+	n = maptable_next_leaf(&shim.table, *pos, &leaf);
+	if (!n) {
+		shim_unlock();
+		return NA_END;
 	}
-	pthread_mutex_unlock(&shim.adapt.mu);
+	r = maptable_leaf_ranges(leaf, &nr);
+	*pos = r[nr - 1].end;
+	for (i = (unsigned int)(n - r); i < nr; i++) {
+		if (!adaptive_range(&r[i]))
+			continue;
+		/* Ordered after the `issuing` add (adapt_table.c, top). */
+		w = (uintptr_t)__atomic_load_n(&r[i].file, __ATOMIC_SEQ_CST);
+		if ((w & ASKED_MASK) == ASKED_MIXED) {
+			out->mixed++;
+		} else if ((w & ASKED_MASK) == ASKED_RANDOM) {
+			*s = r[i].start;
+			*e = *pos = r[i].end;
+			k = NA_FOUND;
+			break;
+		}
+	}
+	shim_unlock();
+	return k;
 }
 
 void adapt_apply(enum adapt_choice c, struct adapt_applied *out)
 {
-	struct apply_walk aw = {
-		.advice = c == ADAPT_NORMAL ? MADV_NORMAL : MADV_RANDOM,
-		.out = out,
-	};
+	int advice = c == ADAPT_NORMAL ? MADV_NORMAL : MADV_RANDOM;
 	int saved = errno;
+	enum next_asked k;
+	uintptr_t pos = 0, s, e;
 
 	*out = (struct adapt_applied){ 0 };
-	walk(apply_visit, &aw);
+	do {
+		/* Odd from before the tag is read until its madvise returned. */
+		__atomic_fetch_add(&shim.adapt.issuing, 1, __ATOMIC_SEQ_CST);
+		if (__atomic_load_n(&shim.adapt.replacing, __ATOMIC_SEQ_CST))
+			k = NA_LEAF;	/* a MAP_FIXED call's turn: wait */
+		else
+			k = next_asked(&pos, &s, &e, out);
+		if (k == NA_FOUND) {
+			if (sys_madvise((void *)s, e - s, advice))
+				out->errors++;
+			else
+				out->ranges++;
+		}
+		__atomic_fetch_add(&shim.adapt.issuing, 1, __ATOMIC_SEQ_CST);
+		while (__atomic_load_n(&shim.adapt.replacing, __ATOMIC_SEQ_CST))
+			sched_yield();
+	} while (k != NA_END);
 	errno = saved;
 }

@@ -218,25 +218,60 @@ static void split_piece(const struct shim_file *f, uintptr_t s, uintptr_t e)
 }
 
 /*
+ * Issue the adaptive piece [@s, @e) as @to with no lock held (the rule in
+ * shim.h): first let a switch's madvise in flight land (adapt_settle: it
+ * may have read the range's old tag), then issue; when @to is the group's
+ * choice (@chosen; @gen: the generation read after the tag, before the
+ * choice), re-check: if the generation moved and the choice now calls for
+ * other advice, issue that (counted) and check again.  Each round needs a
+ * switch published during the previous call, so the rounds are bounded by
+ * the sampler's switches (one per sample at most, max_per_min a minute).
+ */
+static int adaptive_issue(struct walk *w, uintptr_t s, uintptr_t e, int to,
+			  bool chosen, unsigned long gen)
+{
+	unsigned long now;
+	int r, again;
+
+	adapt_settle();
+	for (;;) {
+		r = issue_alone(w, s, e, to);
+		if (!chosen || r)
+			return r;
+		now = table_gen();
+		if (likely(now == gen))
+			return 0;
+		gen = now;
+		again = adapt_random_code(w->call.advice);
+		if (again == to)
+			return 0;
+		decide_count(w->call.advice, again);
+		to = again;
+	}
+}
+
+/*
  * A read hint (NORMAL, RANDOM, SEQUENTIAL) on the piece [@pos, @e) of
  * range @n, a file under random = "adaptive" (shim.lock held for reading,
- * @n from view_find; released here).  The range's tag records it and the
- * piece is issued at once, alone, with adapt.mu held from the tag to the
- * system call (adapt_table.c explains the races): RANDOM as the group's
- * choice (or as the caller's when the range is asked RANDOM only in part,
- * which happens only when cutting it failed: no switch touches it), the
- * others as the rule says.  Pending pieces go first, and before the
- * group's first decision a RANDOM piece triggers it (or waits for it); a
- * piece that covers part of its range has the range cut first (once per
- * piece and call): all without the read lock, then the piece is looked up
- * again (*next = @pos).  Returns 0 or the error that stops the walk.
+ * @n from view_find; released here).  The range's tag records it, then
+ * the generation and the advice are read, the lock is released and the
+ * piece is issued at once, alone (adaptive_issue; adapt_table.c explains
+ * the races): RANDOM as the group's choice (or as the caller's when the
+ * range is asked RANDOM only in part, which happens only when cutting it
+ * failed: no switch touches it), the others as the rule says.  Pending
+ * pieces go first, and before the group's first decision a RANDOM piece
+ * triggers it (or waits for it); a piece that covers part of its range
+ * has the range cut first (once per piece and call): all without the read
+ * lock, then the piece is looked up again (*next = @pos).  Returns 0 or
+ * the error that stops the walk.
  */
 static int adaptive_piece(struct walk *w, const struct map_node *n,
 			  uintptr_t pos, uintptr_t e, uintptr_t *next)
 {
 	struct shim_file *f = node_file(n);
-	bool random = w->call.kind == ADV_RANDOM;
+	bool random = w->call.kind == ADV_RANDOM, chosen;
 	struct adapt_seed seed;
+	unsigned long gen;
 	int to, r;
 
 	if (w->cur.start != w->cur.end ||
@@ -259,23 +294,24 @@ static int adaptive_piece(struct walk *w, const struct map_node *n,
 		*next = pos;
 		return 0;
 	}
-	pthread_mutex_lock(&shim.adapt.mu);
 	adapt_ask(n, pos, e, w->call.kind);
 	view_learn(n);
+	/* After the tag, before the choice (adapt_table.c, top). */
+	gen = table_gen();
+	/* A range asked RANDOM only in part keeps the caller's advice. */
+	chosen = random && node_asked(n) == ASKED_RANDOM;
 	if (random) {
-		/* A range asked RANDOM only in part keeps the caller's advice. */
-		to = node_asked(n) == ASKED_RANDOM ?
-		     adapt_random_code(w->call.advice) : w->call.advice;
+		to = chosen ? adapt_random_code(w->call.advice) :
+			      w->call.advice;
 		decide_count(w->call.advice, to);
 		decide_adaptive_log(&w->call, f, to, pos, e - pos);
 	} else {
 		to = decide(&w->call, f, f->rule, f->path, (long long)pos,
 			    (long long)(e - pos));
 	}
-	*next = e;
-	r = issue_alone(w, pos, e, to);
-	pthread_mutex_unlock(&shim.adapt.mu);
 	shim_unlock();
+	*next = e;
+	r = adaptive_issue(w, pos, e, to, chosen, gen);
 	adapt_maybe_restart();
 	return r;
 }

@@ -256,11 +256,11 @@ static inline bool adapt_decided(void)
  * adapt_random_code - the madvise-family value to issue for RANDOM
  * advice @advice on a range asked RANDOM: MADV_NORMAL (== POSIX_MADV_
  * NORMAL) while the group's choice is normal, else @advice.  Any lock
- * mode (adapt.mu held for an application's call: see shim.h's protocol).
+ * mode or none; read after the generation the call re-checks (shim.h).
  */
 static inline int adapt_random_code(int advice)
 {
-	return __atomic_load_n(&shim.adapt_choice, __ATOMIC_ACQUIRE) ==
+	return __atomic_load_n(&shim.adapt_choice, __ATOMIC_SEQ_CST) ==
 	       ADAPT_NORMAL ? 0 : advice;
 }
 
@@ -268,12 +268,38 @@ static inline int adapt_random_code(int advice)
  * adapt_ask - the application advised [@s, @e) of range @n (an adaptive
  * file's) with read hint @kind: update the range's tag (RANDOM on the
  * whole range; NORMAL or SEQUENTIAL: OTHER; RANDOM on a part of a range
- * not asked RANDOM, or a hint other than RANDOM on a part of one: MIXED)
- * and bump the generation if it changed.  shim.lock held for reading and
- * adapt.mu held.  Never fails.
+ * not asked RANDOM, or a hint other than RANDOM on a part of one: MIXED),
+ * a compare-and-swap (other callers tag under the read lock too, seq_cst:
+ * ordered before the generation and `issuing` loads that follow), and
+ * bump the generation if it changed.  shim.lock held for reading (or
+ * writing).  Never fails.
  */
 void adapt_ask(const struct map_node *n, uintptr_t s, uintptr_t e,
 	       enum adv_kind kind) SHIM_HIDDEN;
+
+/*
+ * adapt_wait_issued - wait (yielding) until shim.adapt.issuing is no
+ * longer @seen: the switch's madvise of one range, in flight when @seen
+ * was read, has returned.  No lock held; never fails.
+ */
+void adapt_wait_issued(unsigned long seen) SHIM_HIDDEN;
+
+/*
+ * adapt_settle - after tagging a range (adapt_ask) and before issuing the
+ * application's call on it, or after taking a range out of the table and
+ * before unmapping it: if a switch's madvise of a range is in flight
+ * (shim.adapt.issuing odd), wait for it to return, so that a switch that
+ * read the range's old tag, or found the range still there, lands first.
+ * One seq_cst load when none is; no lock held.
+ */
+static inline void adapt_settle(void)
+{
+	unsigned long seen = __atomic_load_n(&shim.adapt.issuing,
+					     __ATOMIC_SEQ_CST);
+
+	if (unlikely(seen & 1))
+		adapt_wait_issued(seen);
+}
 
 /* A file whose first RANDOM piece is being decided (the first sample). */
 struct adapt_seed {
@@ -290,7 +316,7 @@ struct adapt_seed {
  * cgroup, ~0.3 ms, no lock held), publishes and applies the choice, then
  * starts the sampler thread; concurrent callers wait for that decision
  * (at most ADAPT_FIRST_WAIT_MS, then go on with the application's
- * advice).  Call without shim.lock and adapt.mu; errno preserved.
+ * advice).  Call without shim.lock; errno preserved.
  */
 void adapt_first(const struct adapt_seed *seed) SHIM_HIDDEN;
 
@@ -304,15 +330,40 @@ void adapt_first(const struct adapt_seed *seed) SHIM_HIDDEN;
 void adapt_maybe_restart(void) SHIM_HIDDEN;
 
 /*
- * adapt_atfork_prepare, adapt_atfork_parent, adapt_atfork_child - take
- * adapt.mu after the table lock before a fork, release it in the parent;
- * in the child (one thread, no allocation): re-initialise it, mark the
- * sampler absent (restarted lazily by adapt_maybe_restart) and the group's
- * state to be re-derived by the new sampler's first sample, which
- * re-applies the choice to every range.
+ * adapt_replace_begin, adapt_replace_end - around a MAP_FIXED mmap or an
+ * MREMAP_FIXED mremap, which may replace table ranges in place before the
+ * table learns of it (the table is updated after the call): begin counts
+ * the call in shim.adapt.replacing, then waits out a switch's madvise in
+ * flight (adapt_settle); while the count is non-zero a switch finds no
+ * range (adapt_apply), so its madvise never lands on the new mapping.
+ * Begin returns whether it counted (not when the table is empty); pass
+ * that to end, after the table update.  No lock held; errno untouched.
  */
-void adapt_atfork_prepare(void) SHIM_HIDDEN;
-void adapt_atfork_parent(void) SHIM_HIDDEN;
+static inline bool adapt_replace_begin(void)
+{
+	if (!table_nr())
+		return false;
+	__atomic_fetch_add(&shim.adapt.replacing, 1, __ATOMIC_SEQ_CST);
+	adapt_settle();
+	return true;
+}
+
+void adapt_replace_done(void) SHIM_HIDDEN;
+
+static inline void adapt_replace_end(bool counted)
+{
+	if (counted)
+		adapt_replace_done();
+}
+
+/*
+ * adapt_atfork_child - in a fork child (one thread, no allocation): no
+ * switch is in flight here (shim.adapt.issuing made even) and no MAP_FIXED
+ * call of another thread (shim.adapt.replacing cleared), mark the
+ * sampler absent (restarted lazily by adapt_maybe_restart) and the
+ * group's state to be re-derived by the new sampler's first sample,
+ * which re-applies the choice to every range.
+ */
 void adapt_atfork_child(void) SHIM_HIDDEN;
 
 #endif /* ADVSHIM_CALLS_H */

@@ -40,7 +40,6 @@ struct shim_globals shim = {
 	.table_gen = 1,		/* a zeroed view never matches */
 	.vm_gen = 1,
 	.adapt_choice = ADAPT_RANDOM,
-	.adapt = { .mu = PTHREAD_MUTEX_INITIALIZER },
 };
 
 __thread int shim_busy __attribute__((tls_model("initial-exec")));
@@ -145,18 +144,14 @@ static __thread int fork_locked __attribute__((tls_model("initial-exec")));
 static void atfork_prepare(void)
 {
 	fork_locked = shim_state_get() == SHIM_ACTIVE;
-	if (fork_locked) {
+	if (fork_locked)
 		shim_wrlock();
-		adapt_atfork_prepare();
-	}
 }
 
 static void atfork_parent(void)
 {
-	if (fork_locked) {
-		adapt_atfork_parent();
+	if (fork_locked)
 		shim_unlock();
-	}
 	fork_locked = 0;
 }
 
@@ -169,9 +164,9 @@ static void atfork_parent(void)
  * its own locks in a child.  TSan tracks the lock by address: tell it the
  * write lock was released first, or it would see a locked lock forever.
  * Before that, while still the writer: ranges the parent marked
- * MADV_DONTFORK are not in this process, they leave the table.  The
- * adaptive advice's mutex is re-initialised the same way, and its sampler
- * thread (absent here) marked for a lazy restart (sampler.c).
+ * MADV_DONTFORK are not in this process, they leave the table.  A switch
+ * the fork cut in half is forgotten (no thread here finishes it) and the
+ * sampler thread (absent here) marked for a lazy restart (sampler.c).
  */
 static void atfork_child(void)
 {
@@ -185,8 +180,6 @@ static void atfork_child(void)
 	/* Still as the lock's writer: forget what this child did not get. */
 	dontfork_child();
 #if SHIM_TSAN
-	__tsan_mutex_pre_unlock(&shim.adapt.mu, 0);
-	__tsan_mutex_post_unlock(&shim.adapt.mu, 0);
 	__tsan_mutex_pre_unlock(&shim.lock, 0);
 	__tsan_mutex_post_unlock(&shim.lock, 0);
 #endif

@@ -6,7 +6,11 @@
  * JIT heaps make most mmap calls), except MAP_FIXED ones, which may
  * replace a file range the table knows.  The table is updated after a
  * successful mmap/mremap and before munmap (so a concurrent mmap that gets
- * the freed addresses never has its new range removed by us).  Every call
+ * the freed addresses never has its new range removed by us); then, before
+ * the addresses are freed, a switch's madvise in flight on a range just
+ * removed is let land (adapt_settle, adapt_table.c).  A MAP_FIXED mmap or
+ * MREMAP_FIXED mremap replaces ranges before the table learns of it: it
+ * holds switches off around its call instead (adapt_replace_begin).  Every call
  * here but a new anonymous mapping moves vm_gen on after the kernel
  * returned (view_nofile's answers are stamped with it).  errno is what
  * the real call left.
@@ -132,25 +136,31 @@ static inline bool wants_mmap(int flags, int fd)
 
 SHIM_EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
+	bool counted;
 	void *ret;
 
 	if (likely(!wants_mmap(flags, fd)))
 		return call_mmap(addr, len, prot, flags, fd, off);
+	counted = (flags & MAP_FIXED) && adapt_replace_begin();
 	ret = call_mmap(addr, len, prot, flags, fd, off);
 	if (ret != MAP_FAILED)
 		after_mmap(ret, len, flags, fd);
+	adapt_replace_end(counted);
 	return ret;
 }
 
 SHIM_EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
+	bool counted;
 	void *ret;
 
 	if (likely(!wants_mmap(flags, fd)))
 		return call_mmap64(addr, len, prot, flags, fd, off);
+	counted = (flags & MAP_FIXED) && adapt_replace_begin();
 	ret = call_mmap64(addr, len, prot, flags, fd, off);
 	if (ret != MAP_FAILED)
 		after_mmap(ret, len, flags, fd);
+	adapt_replace_end(counted);
 	return ret;
 }
 
@@ -185,8 +195,12 @@ SHIM_EXPORT int munmap(void *addr, size_t len)
 		maptable_unmap(&shim.table, s, e);
 		dontfork_forget(s, e);
 		table_changed();
+		shim_unlock();
+		/* A switch that found the range still there lands first. */
+		adapt_settle();
+	} else {
+		shim_unlock();
 	}
-	shim_unlock();
 	shim_busy--;
 	errno = saved;
 	return munmap_changed(addr, len);
@@ -253,6 +267,8 @@ static void remap_before(struct remap *m)
 		}
 	}
 	shim_unlock();
+	if (m->file && !m->keep_old)
+		adapt_settle();		/* as in munmap */
 }
 
 /* After the call returned @ret: record the outcome (write lock here). */
@@ -292,6 +308,7 @@ SHIM_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, .
 		.keep_old = !old_len || (flags & MREMAP_DONTUNMAP),
 	};
 	void *new_addr = NULL, *ret;
+	bool counted;
 	int saved;
 	va_list ap;
 
@@ -307,12 +324,14 @@ SHIM_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, .
 	}
 	saved = errno;
 	shim_busy++;
+	counted = (flags & MREMAP_FIXED) && adapt_replace_begin();
 	remap_before(&m);
 	errno = saved;
 	ret = call_mremap(old, old_len, new_len, flags, new_addr);
 	saved = errno;
 	vm_changed();
 	remap_after(&m, ret);
+	adapt_replace_end(counted);
 	shim_busy--;
 	errno = saved;
 	return ret;

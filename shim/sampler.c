@@ -426,22 +426,15 @@ void adapt_maybe_restart(void)
 	launch(true);
 }
 
-void adapt_atfork_prepare(void)
-{
-	pthread_mutex_lock(&shim.adapt.mu);
-}
-
-void adapt_atfork_parent(void)
-{
-	pthread_mutex_unlock(&shim.adapt.mu);
-}
-
 void adapt_atfork_child(void)
 {
-	static const pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
 	struct advshim_stats_adapt *a = &shim_stats->adapt;
 
-	memcpy(&shim.adapt.mu, &fresh, sizeof(fresh));
+	/* A switch cut by the fork has no thread here to finish it. */
+	__atomic_store_n(&shim.adapt.issuing,
+			 (__atomic_load_n(&shim.adapt.issuing, __ATOMIC_RELAXED) +
+			  1) & ~1ul, __ATOMIC_RELAXED);
+	__atomic_store_n(&shim.adapt.replacing, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&shim.adapt.fork_ms, now_ms(), __ATOMIC_RELAXED);
 	if (__atomic_load_n(&shim.adapt.started, __ATOMIC_RELAXED) !=
 	    ADAPT_IDLE) {

@@ -5,10 +5,11 @@
  *
  * Locking: the walks take shim.lock for reading one leaf at a time (at
  * most MAPTABLE_LEAF_MAX ranges) and never the write lock; the apply walk
- * also takes adapt.mu per range, and its madvise calls run with both
- * held (shim.h's protocol).  The snapshot and its buffers belong to the
- * one thread that samples at a time (the first decision's caller, then
- * the sampler thread).
+ * issues its madvise calls with no lock held (shim.h's protocol,
+ * adapt_table.c).  The snapshot and its buffers, and a switch's walk,
+ * belong to the one thread that samples at a time (the first decision's
+ * caller, then the sampler thread; a failed start's caller when none
+ * runs): adapt.issuing's odd/even count assumes one walk at a time.
  */
 #ifndef ADVSHIM_SAMPLER_H
 #define ADVSHIM_SAMPLER_H
@@ -65,10 +66,12 @@ struct adapt_applied {
 
 /*
  * adapt_apply - give every range of an adaptive file asked RANDOM the
- * advice of choice @c (MADV_NORMAL, or MADV_RANDOM back): per leaf under
- * the read lock, per range under adapt.mu (an application's call on the
- * same range is ordered against it).  Call after publishing @c (the
- * choice store and gen_bump() first).  errno preserved.
+ * advice of choice @c (MADV_NORMAL, or MADV_RANDOM back), range by range:
+ * adapt.issuing made odd, the next such range found (its tag read) under
+ * the read lock, the lock released, its madvise issued, adapt.issuing
+ * made even (an application's call on the same range is ordered against
+ * it: adapt_table.c).  Call after publishing @c (the choice store and
+ * gen_bump() first), from the one sampling thread.  errno preserved.
  */
 void adapt_apply(enum adapt_choice c, struct adapt_applied *out) SHIM_HIDDEN;
 

@@ -19,29 +19,46 @@
  *     lock (advice, posix_fadvise); the write lock is taken only to change
  *     the table or the cache;
  *   - slab_alloc/slab_free run only under the write lock;
- *   - no system call runs under the lock except the slab's raw mmap for a
- *     new chunk and the log's write(2) (levels info and debug); naming a
- *     new file (readlink, glob matching) and the kernel's view are done
- *     outside it;
+ *   - the system calls made with the lock held are the slab's raw mmap of
+ *     a new chunk (slab_alloc: the table and the cache grow inside the
+ *     write-locked change that needs the memory, and an allocation that
+ *     could be retried outside would make every insert a two-phase
+ *     protocol; one chunk per 64 KiB of a size class) and the log's
+ *     write(2) at levels info (a file's first rewrite) and debug, whose
+ *     lines name a cached file's path, valid only under the lock.  Every
+ *     other system call, madvise included, runs with the lock released:
+ *     naming a new file (readlink, glob matching), the kernel's view, the
+ *     application's own calls and every madvise of the adaptive advice;
  *   - shim.table_gen is atomic: bumped (an atomic add) on every change of
  *     the table and every refresh of a cached file (its rule, `logged`
  *     cleared), with the write lock held, and on every change of what the
  *     adaptive advice decides (a range's `asked` tag, the group's choice:
- *     below), in any lock mode; read with or without the lock; each
- *     thread's view (view.c, TLS) is written by that thread with the lock
- *     held and read by it without, valid while the generation is the one
- *     it was learnt at;
- *   - the adaptive advice (adapt_table.c, sampler.c): a range's `asked`
- *     tag (the two low bits of map_node.file) is written with the lock
- *     held for reading and adapt.mu held, read with the lock held either
- *     way (atomic loads); adapt.mu serialises "set the tag, read the
- *     group's choice, issue madvise" of an application's call against
- *     "check the tag, issue madvise" of a switch, range by range; those
- *     madvise(NORMAL/RANDOM) calls, which only flip VMA flags under the
- *     mm's mmap_lock (no I/O), are the system calls made with the read
- *     lock held; the lock order is shim.lock, then adapt.mu;
- *   - fork: prepare takes the write lock, then adapt.mu; the parent
- *     releases both, the child re-initialises them (init.c).
+ *     below), in any lock mode; read with or without the lock
+ *     (sequentially consistent); each thread's view (view.c, TLS) is
+ *     written by that thread with the lock held and read by it without,
+ *     valid while the generation is the one it was learnt at;
+ *   - the adaptive advice (adapt_table.c, sampler.c) follows one rule,
+ *     with no lock of its own: a range's `asked` tag (the two low bits of
+ *     map_node.file) is changed by a compare-and-swap with the lock held
+ *     in either mode (readers race to tag), read with it held either way;
+ *     an application's read hint on an adaptive range tags it, reads the
+ *     generation and then the choice, releases the lock, waits out a
+ *     switch's madvise in flight (adapt.issuing odd), issues its call and
+ *     re-checks the generation, issuing again while it moved and the
+ *     choice changed (bounded by the sampler's switches); a switch
+ *     publishes the choice and bumps the generation before its walk, then
+ *     per range makes adapt.issuing odd, finds the range and reads its tag
+ *     under the read lock, releases it, issues its madvise and makes
+ *     adapt.issuing even; munmap and mremap take the range out of the
+ *     table before their system call and then wait out such a madvise;
+ *     a MAP_FIXED mmap (or MREMAP_FIXED mremap), which replaces ranges
+ *     before the table learns of it, counts itself in adapt.replacing
+ *     and waits out such a madvise before its system call, and a switch
+ *     finds no range while adapt.replacing is non-zero.
+ *     adapt_table.c's top comment gives the argument, race by race;
+ *   - fork: prepare takes the write lock, the parent releases it, the
+ *     child re-initialises it, makes adapt.issuing even and clears
+ *     adapt.replacing (init.c, sampler.c).
  * Anonymous mappings, advice nobody acts on and advice inside a range the
  * calling thread's view knows never touch the lock.
  */
@@ -155,7 +172,12 @@ static inline enum map_asked node_asked(const struct map_node *n)
 
 /* The adaptive advice's state, one decision group per process. */
 struct shim_adapt {
-	pthread_mutex_t mu;		/* see the lock protocol above */
+	unsigned long issuing;		/* atomic: odd while a switch's
+					   madvise of one range is in
+					   flight (adapt_table.c) */
+	unsigned long replacing;	/* atomic: MAP_FIXED calls between
+					   their announcement and their
+					   table update (mapping.c) */
 	int decided;			/* atomic: the first decision was taken */
 	int started;			/* atomic: enum adapt_started */
 	uint64_t retry_ms;		/* a failed start is retried from then */
@@ -351,11 +373,14 @@ static inline void shim_unlock(void)
 
 /*
  * table_gen - the generation of shim.table and of the cached decisions;
- * an atomic read, with or without shim.lock.
+ * an atomic read, with or without shim.lock.  Sequentially consistent
+ * (the same instruction as an acquire load on x86-64 and arm64): the
+ * re-check of the lock protocol's rule pairs it with a tag's
+ * compare-and-swap before it and a switch's gen_bump.
  */
 static inline unsigned long table_gen(void)
 {
-	return __atomic_load_n(&shim.table_gen, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&shim.table_gen, __ATOMIC_SEQ_CST);
 }
 
 /*

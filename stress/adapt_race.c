@@ -25,7 +25,10 @@
  * group's choice, and every live range whose last read hint was RANDOM on
  * the whole range must show it (rr iff RANDOM), every range last advised
  * NORMAL on the whole must have no rr: a range left with a stale choice is
- * a lost race.  A watchdog fails the run after SECONDS + 60 s (deadlock).
+ * a lost race.  With ADVSHIM_RACE_STOP_SWITCHES=N in the environment the
+ * workers stop just after the group's Nth switch instead (at most SECONDS):
+ * the calls that switch raced are then the last on their ranges.  A
+ * watchdog fails the run after SECONDS + 60 s (deadlock).
  * Exit: 0 ok, 1 a check failed, 2 usage/setup, 3 watchdog.
  */
 #include <errno.h>
@@ -369,6 +372,29 @@ static int final_check(int threads)
 	return 1;
 }
 
+/*
+ * Run the workers for @secs seconds, or (@stop_at > 0) until just after
+ * the group's @stop_at-th switch, at most @secs: the calls in flight while
+ * it re-advised are then the last ones on their ranges, so a call that
+ * switch made stale is not hidden by a later one.
+ */
+static void run_for(int secs, unsigned long long stop_at)
+{
+	static struct advshim_stats_adapt a;
+	unsigned long at = stop_at ? stats_addr() : 0;
+	int mem = at ? open("/proc/self/mem", O_RDONLY | O_CLOEXEC) : -1;
+	long ms;
+
+	for (ms = 0; ms < secs * 1000L; ms++) {
+		if (mem >= 0 && !read_adapt(mem, at, &a) && a.switches >= stop_at)
+			break;
+		sleep_ms(1);
+	}
+	atomic_store(&stop, true);
+	if (mem >= 0)
+		close(mem);
+}
+
 /* Twice MemAvailable (at least 1 GiB): need that never fits. */
 static size_t huge_size(void)
 {
@@ -415,6 +441,7 @@ static int make_files(void)
 
 int main(int argc, char **argv)
 {
+	const char *stop_at = getenv("ADVSHIM_RACE_STOP_SWITCHES");
 	pthread_t t[MAX_THREADS], ctl;
 	int secs, threads, i;
 
@@ -433,8 +460,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < threads; i++)
 		pthread_create(&t[i], NULL, worker, (void *)(long)i);
 	pthread_create(&ctl, NULL, controller, NULL);
-	sleep_ms(secs * 1000L);
-	atomic_store(&stop, true);
+	run_for(secs, stop_at ? strtoull(stop_at, NULL, 10) : 0);
 	for (i = 0; i < threads; i++)
 		pthread_join(t[i], NULL);
 	pthread_join(ctl, NULL);

@@ -3,7 +3,11 @@
 # (stress/adapt_race.c) under BUILD/libadvshim.so: the adaptive sampler
 # switching as fast as its rate limit allows while threads map, advise,
 # move and unmap adaptive files.  MODE: plain, asan or tsan (the runtime
-# first in LD_PRELOAD, as stress/run.sh does).  Fails on a failed check,
+# first in LD_PRELOAD, as stress/run.sh does), or window: plain with
+# BUILD/stress/libadvshim-adaptwindow.so preloaded after the shim, which
+# delays every application madvise (adapt_window_lib.c): the switch race
+# is then hit at every switch, and only the shim's re-check wins it; the
+# workers stop just after the last switch, so its losers stay visible.  Fails on a failed check,
 # the watchdog, or any sanitizer report.
 set -u
 build=$1
@@ -12,7 +16,14 @@ secs=$3
 threads=${4:-8}
 bin=$build/stress/advshim-adapt-race
 lib=$build/libadvshim.so
-for f in "$bin" "$lib"; do
+extra=
+if [ "$mode" = window ]; then
+	extra=$build/stress/libadvshim-adaptwindow.so
+	# Stop just after the last switch the rate limit allows in the
+	# first minute (the first decision is not counted).
+	export ADVSHIM_RACE_STOP_SWITCHES=7
+fi
+for f in "$bin" "$lib" $extra; do
 	if [ ! -e "$f" ]; then
 		echo "stress[adapt-$mode]: FAILED: $f was not built" >&2
 		exit 1
@@ -39,11 +50,11 @@ tsan)	san=$(${CC:-cc} -print-file-name=libtsan.so)
 	# The children restart the sampler thread after a fork of a
 	# threaded process: TSan must be told to carry on.
 	export TSAN_OPTIONS=halt_on_error=0:exitcode=66:die_after_fork=0 ;;
-plain)	san=$(ldd "$lib" 2>/dev/null | awk '/lib[at]san\.so/ { print $3; exit }') ;;
+plain|window)	san=$(ldd "$lib" 2>/dev/null | awk '/lib[at]san\.so/ { print $3; exit }') ;;
 *)	echo "stress: unknown mode $mode" >&2; exit 2 ;;
 esac
 out=$tmp/out
-ADVSHIM_CONFIG=$tmp/policy.conf LD_PRELOAD="${san:+$san }$lib" \
+ADVSHIM_CONFIG=$tmp/policy.conf LD_PRELOAD="${san:+$san }$lib${extra:+ $extra}" \
 	"$bin" "$tmp/data" "$secs" "$threads" >"$out" 2>&1
 rc=$?
 mkdir -p "$build/stress"

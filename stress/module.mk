@@ -19,13 +19,20 @@ REMAP_RACE_BIN	:= $(BUILD)/stress/advshim-remap-race
 REMAP_WIN_BIN	:= $(BUILD)/stress/advshim-remap-window
 REMAP_WIN_LIB	:= $(BUILD)/stress/libadvshim-remapwindow.so
 ADAPT_RACE_BIN	:= $(BUILD)/stress/advshim-adapt-race
+ADAPT_WIN_LIB	:= $(BUILD)/stress/libadvshim-adaptwindow.so
 TARGETS		+= $(STRESS_BIN) $(FORK_LOCK_BIN) $(REMAP_RACE_BIN) \
-		   $(REMAP_WIN_BIN) $(REMAP_WIN_LIB) $(ADAPT_RACE_BIN)
+		   $(REMAP_WIN_BIN) $(REMAP_WIN_LIB) $(ADAPT_RACE_BIN) \
+		   $(ADAPT_WIN_LIB)
 
 # The adaptive sampler's switches against the application's calls.
 $(ADAPT_RACE_BIN): $(OBJ)/stress/adapt_race.o $(OBJ)/common/smaps.o
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ -lpthread
+
+# Each application madvise delayed: the switch race's window made wide.
+$(ADAPT_WIN_LIB): $(OBJ)/stress/adapt_window_lib.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -shared -o $@ $^
 
 $(STRESS_BIN): $(OBJ)/stress/stress.o $(OBJ)/common/smaps.o
 	@mkdir -p $(dir $@)
@@ -63,20 +70,21 @@ stress-build-tsan:
 
 # Each part runs even when an earlier one failed; any failure fails.
 stress: $(STRESS_BIN) $(FORK_LOCK_BIN) $(REMAP_RACE_BIN) $(REMAP_WIN_BIN) \
-	$(REMAP_WIN_LIB) $(ADAPT_RACE_BIN) $(SHIM_LIB) stress-build-asan stress-build-tsan
+	$(REMAP_WIN_LIB) $(ADAPT_RACE_BIN) $(ADAPT_WIN_LIB) $(SHIM_LIB) stress-build-asan stress-build-tsan
 	@rc=0; \
 	sh stress/fork_lock.sh $(BUILD) 2000 || rc=1; \
 	sh stress/remap_race.sh $(BUILD) $(STRESS_SECONDS) || rc=1; \
 	sh stress/run.sh $(STRESS_ASAN_BUILD) asan $(STRESS_SECONDS) $(STRESS_THREADS) || rc=1; \
 	sh stress/run.sh $(STRESS_TSAN_BUILD) tsan $(STRESS_SECONDS) $(STRESS_THREADS) || rc=1; \
 	sh stress/adapt_race.sh $(BUILD) plain $(STRESS_SECONDS) || rc=1; \
+	sh stress/adapt_race.sh $(BUILD) window $(STRESS_SECONDS) || rc=1; \
 	sh stress/adapt_race.sh $(STRESS_ASAN_BUILD) asan $(STRESS_SECONDS) || rc=1; \
 	sh stress/adapt_race.sh $(STRESS_TSAN_BUILD) tsan $(STRESS_SECONDS) || rc=1; \
 	sh stress/java/run.sh $(BUILD) $(STRESS_SECONDS) || rc=1; \
 	exit $$rc
 
 check-stress: $(STRESS_BIN) $(FORK_LOCK_BIN) $(REMAP_RACE_BIN) $(REMAP_WIN_BIN) \
-	$(REMAP_WIN_LIB) $(ADAPT_RACE_BIN) $(SHIM_LIB) stress-build-asan stress-build-tsan
+	$(REMAP_WIN_LIB) $(ADAPT_RACE_BIN) $(ADAPT_WIN_LIB) $(SHIM_LIB) stress-build-asan stress-build-tsan
 	@rc=0; \
 	sh stress/fork_lock.sh $(BUILD) 300 || rc=1; \
 	sh stress/remap_race.sh $(BUILD) $(STRESS_CHECK_SECONDS) || rc=1; \
@@ -84,6 +92,7 @@ check-stress: $(STRESS_BIN) $(FORK_LOCK_BIN) $(REMAP_RACE_BIN) $(REMAP_WIN_BIN) 
 	sh stress/run.sh $(STRESS_ASAN_BUILD) asan $(STRESS_CHECK_SECONDS) $(STRESS_THREADS) || rc=1; \
 	sh stress/run.sh $(STRESS_TSAN_BUILD) tsan $(STRESS_CHECK_SECONDS) $(STRESS_THREADS) || rc=1; \
 	sh stress/adapt_race.sh $(BUILD) plain $(STRESS_CHECK_SECONDS) || rc=1; \
+	sh stress/adapt_race.sh $(BUILD) window $(STRESS_CHECK_SECONDS) || rc=1; \
 	sh stress/adapt_race.sh $(STRESS_ASAN_BUILD) asan $(STRESS_CHECK_SECONDS) || rc=1; \
 	sh stress/adapt_race.sh $(STRESS_TSAN_BUILD) tsan $(STRESS_CHECK_SECONDS) || rc=1; \
 	sh stress/java/run.sh $(BUILD) $(STRESS_CHECK_SECONDS) || rc=1; \

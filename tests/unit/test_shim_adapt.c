@@ -4,13 +4,16 @@
  * adapt-* in the unit policy): the `asked` tag of each range through the
  * shim's real posix_madvise, the tag transitions themselves, the view's
  * lock-free outcome and its re-check, a switch applied to the tagged
- * ranges only, the sampler's snapshot (need per file, windows), and
+ * ranges only, a call, an unmapping and a MAP_FIXED mapping waiting out
+ * a switch's madvise in flight and a switch waiting out a MAP_FIXED call, the sampler's snapshot (need per file, windows), and
  * adoption of a mapping the table never saw.  The kernel's VmFlags say
  * what was issued.  The test process has no memcg limit of its own, so
  * the first decision is normal (MemAvailable is the room).
  */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <pthread.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -287,4 +290,99 @@ Test(adapt, kernel_view_range_adopted)
 	cr_assert_eq(rr_at(p), 0);
 	publish(ADAPT_RANDOM);
 	cr_assert_eq(rr_at(p), 1, "a switch reaches it");
+}
+
+static int landed;
+
+/* The switch's madvise in flight "returns" 100 ms later. */
+static void *land_later(void *arg)
+{
+	struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+	(void)arg;
+	nanosleep(&ts, NULL);
+	__atomic_store_n(&landed, 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&shim.adapt.issuing, 1, __ATOMIC_SEQ_CST);
+	return NULL;
+}
+
+/*
+ * While a switch's madvise is in flight (adapt.issuing odd), a read hint
+ * that re-tags an adaptive range, and a munmap of a table range, wait for
+ * it to return before their own system call (adapt_table.c: the switch
+ * may have read the old tag, or found the range still mapped).
+ */
+Test(adapt, calls_wait_out_a_switch_madvise_in_flight)
+{
+	char *p = unit_map(NULL, unit_file("adapt-a", 8, NULL), 8, 0);
+	pthread_t t;
+
+	cr_assert_eq(posix_madvise(p, 8 * PG, POSIX_MADV_RANDOM), 0);
+	cr_assert_eq(shim.adapt.issuing % 2, 0, "no switch in flight");
+	landed = 0;
+	__atomic_fetch_add(&shim.adapt.issuing, 1, __ATOMIC_SEQ_CST);
+	cr_assert_eq(pthread_create(&t, NULL, land_later, NULL), 0);
+	cr_assert_eq(madvise(p, 8 * PG, MADV_SEQUENTIAL), 0);
+	cr_assert(__atomic_load_n(&landed, __ATOMIC_SEQ_CST),
+		  "the hint was issued before the switch's madvise returned");
+	pthread_join(t, NULL);
+	cr_assert_eq(asked_at(p), ASKED_OTHER);
+	cr_assert_eq(sr_at(p), 1);
+
+	landed = 0;
+	__atomic_fetch_add(&shim.adapt.issuing, 1, __ATOMIC_SEQ_CST);
+	cr_assert_eq(pthread_create(&t, NULL, land_later, NULL), 0);
+	cr_assert_eq(munmap(p, 8 * PG), 0);
+	cr_assert(__atomic_load_n(&landed, __ATOMIC_SEQ_CST),
+		  "unmapped before the switch's madvise returned");
+	pthread_join(t, NULL);
+	cr_assert_null(table_file_at(p));
+}
+
+/* The MAP_FIXED call in flight "updates the table" 100 ms later. */
+static void *replaced_later(void *arg)
+{
+	struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+	(void)arg;
+	nanosleep(&ts, NULL);
+	__atomic_store_n(&landed, 1, __ATOMIC_SEQ_CST);
+	adapt_replace_done();
+	return NULL;
+}
+
+/*
+ * A MAP_FIXED mmap over a table range waits out a switch's madvise in
+ * flight before its system call; a switch finds no range while a
+ * MAP_FIXED call is between its announcement and its table update.
+ */
+Test(adapt, map_fixed_and_switch_hold_each_other_off)
+{
+	char *p = unit_map(NULL, unit_file("adapt-a", 8, NULL), 8, 0);
+	struct adapt_applied ap;
+	pthread_t t;
+
+	cr_assert_eq(posix_madvise(p, 8 * PG, POSIX_MADV_RANDOM), 0);
+	landed = 0;
+	__atomic_fetch_add(&shim.adapt.issuing, 1, __ATOMIC_SEQ_CST);
+	cr_assert_eq(pthread_create(&t, NULL, land_later, NULL), 0);
+	cr_assert_neq(mmap(p, 8 * PG, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS |
+			   MAP_FIXED, -1, 0), MAP_FAILED);
+	cr_assert(__atomic_load_n(&landed, __ATOMIC_SEQ_CST),
+		  "replaced before the switch's madvise returned");
+	pthread_join(t, NULL);
+	cr_assert_null(table_file_at(p));
+	cr_assert_eq(shim.adapt.replacing, 0, "the call uncounted itself");
+
+	p = unit_map(NULL, unit_file("adapt-b", 8, NULL), 8, 0);
+	cr_assert_eq(posix_madvise(p, 8 * PG, POSIX_MADV_RANDOM), 0);
+	landed = 0;
+	__atomic_fetch_add(&shim.adapt.replacing, 1, __ATOMIC_SEQ_CST);
+	cr_assert_eq(pthread_create(&t, NULL, replaced_later, NULL), 0);
+	ap = publish(ADAPT_RANDOM);
+	cr_assert(__atomic_load_n(&landed, __ATOMIC_SEQ_CST),
+		  "the switch re-advised during a MAP_FIXED call");
+	pthread_join(t, NULL);
+	cr_assert_eq(ap.ranges, 1);
+	cr_assert_eq(rr_at(p), 1);
 }
