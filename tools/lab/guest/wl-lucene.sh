@@ -31,20 +31,18 @@ JVM_FLAGS="-J-Xms64m -J-Xmx64m -J-XX:+AlwaysPreTouch -J-XX:TieredStopAtLevel=1
 	-J-XX:SharedArchiveFile=/tmp/advshim-lucene.jsa"
 export LD_LIBRARY_PATH=$J/syslib ADVSHIM_LUCENE_JAVA=$J/runtime/bin/java
 
-# lucene ARGS...: advshim-lucene with the lab's JVM flags.
-lucene() {
-	# shellcheck disable=SC2086
-	"$J/app/advshim-lucene" $JVM_FLAGS "$@"
-}
-
 # lucene_train: the training run (archive, result hash, anonymous memory)
 # and the start-up timing, into /out/lucene.env and /out/startup.tsv.
 lucene_train() {
 	local t0 t1 pid i anon_kib hash idx_mib r m pre
 	idx_mib=$(du -sm /data/idx | cut -f1)
 	t0=$(uptime_ms)
+	rm -f /tmp/lucene.hold
 	mkfifo /tmp/lucene.hold
-	lucene search /data/idx --threads "$LUCENE_THREADS" --queries "$HASH_QUERIES" \
+	# Not through a shell function: $! must be the launcher, which execs
+	# the JVM (a function in the background is a subshell of its own).
+	# shellcheck disable=SC2086
+	"$J/app/advshim-lucene" $JVM_FLAGS search /data/idx --threads "$LUCENE_THREADS" --queries "$HASH_QUERIES" \
 		--read-advice context --hold </tmp/lucene.hold >/out/train.tsv 2>/out/train.err &
 	pid=$!
 	exec 3>/tmp/lucene.hold
@@ -61,6 +59,9 @@ lucene_train() {
 	hash=$(sed -n 's/^# result-hash: //p' /out/train.tsv)
 	[ -n "$hash" ] && [ -n "$anon_kib" ] ||
 		die "lucene: training run failed: $(grep -v WARN /out/train.err | tail -n 5)"
+	# The heap alone is 64 MiB, pre-touched: less is not the JVM's.
+	[ "$anon_kib" -ge 65536 ] ||
+		die "lucene: training run: $anon_kib KiB anonymous memory is not a JVM's (pid $pid: $(cat "/proc/$pid/comm" 2>/dev/null))"
 	MEMCG_MB=${LUCENE_MEMCG_MB:-$(( anon_kib / 1024 + idx_mib + SLACK_MB ))}
 	say "lucene: training run $((t1 - t0)) ms, JVM anonymous memory $((anon_kib / 1024)) MiB, hash $hash; memcg $MEMCG_MB MiB"
 
