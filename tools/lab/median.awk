@@ -2,7 +2,7 @@
 #
 # median.awk - median(a, n): the median of a[1..n] (0 when n is 0), a left
 # unchanged.  Loaded with -f before the lab's table scripts
-# (summarize.awk, tools/lucene/lab/table.awk).
+# (summarize.awk, qps.awk).
 
 function median(a, n,    i, j, t, b) {
 	if (n == 0)

@@ -24,7 +24,8 @@ program_missing() {
 	bolt) [ -x "$BUILD/advshim-bolt" ] || echo "$BUILD/advshim-bolt is not built (go, the Go module proxy)" ;;
 	load) [ -x "$BUILD/advshim-load" ] || echo "$BUILD/advshim-load is not built" ;;
 	opensearch) [ -n "${LAB_JOB_FILES:-}" ] || echo "the node comes with make lab-opensearch" ;;
-	*) echo "unknown workload (known: fio lmdb bolt load opensearch)" ;;
+	lucene) [ -n "${LAB_JOB_FILES:-}" ] || echo "the JVM and the index come with make lab-lucene" ;;
+	*) echo "unknown workload (known: fio lmdb bolt load opensearch lucene)" ;;
 	esac
 }
 
@@ -88,18 +89,21 @@ programs_report() {
 
 # qps_report RUNDIR: a query workload's arms in the bug report's columns
 # (qps.awk: queries/s, p50/p90/p99 ms, major faults per query, MiB read,
-# before and after the cold read) into RUNDIR/qps-runs.tsv, and over the
+# before and after the cold read, the files mapped rr when the workload
+# captured them in rr.txt, the result hash) into RUNDIR/qps-runs.tsv, and over the
 # runs (qps-repeat.awk) into RUNDIR/qps.tsv, printed as a table.
 qps_report() {
-	local run=$1 d
+	local run=$1 d rr=()
 	{
 		printf 'arm\tqps_before\tqps_after\tworst_qps\tp50_ms_before\tp50_ms_after\tp90_ms_before\tp90_ms_after'
-		printf '\tp99_ms_before\tp99_ms_after\tmajflt_q_before\tmajflt_q_after\tmib_before\tmib_after\trecover_s\thash\n'
+		printf '\tp99_ms_before\tp99_ms_after\tmajflt_q_before\tmajflt_q_after\tmib_before\tmib_after\trecover_s\trr_files\thash\n'
 		for d in "$run"/out/arms/*/; do
 			d=${d%/}
 			[ -f "$d/ok" ] || { printf '%s\tFAILED\n' "$(basename "$d")"; continue; }
+			rr=()
+			[ -f "$d/rr.txt" ] && rr=("$d/rr.txt")
 			awk -v arm="$(basename "$d")" -f "$LAB_SRC/median.awk" -f "$LAB_SRC/qps.awk" \
-				"$d/arm.env" "$d/samples.tsv" "$d/load.tsv"
+				"$d/arm.env" "$d/samples.tsv" "$d/load.tsv" "${rr[@]}"
 		done
 	} >"$run/qps-runs.tsv"
 	awk -f "$LAB_SRC/median.awk" -f "$LAB_SRC/qps-repeat.awk" "$run/qps-runs.tsv" >"$run/qps.tsv"

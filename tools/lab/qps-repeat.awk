@@ -4,8 +4,8 @@
 # -> one row per arm: runs, stalled (queries/s after below 80% of before
 # and never recovered), and each figure as "median (min-max)" over the
 # runs (the median alone when they agree; major faults per query with two
-# decimals, the rest with one), and the result hash the runs share
-# ("mixed" when they differ).
+# decimals, the rest with one), and the text columns (rr_files, hash) as
+# the value the runs share ("mixed" when they differ).
 #   awk -f median.awk -f qps-repeat.awk ROWS.tsv
 # Input columns: qps.awk's output, header first.
 
@@ -32,7 +32,15 @@ function rng(k, c,    i, a, m, lo, hi, v, d) {
 }
 
 BEGIN { FS = OFS = "\t" }
-NR == 1 { for (i = 1; i <= NF; i++) col[i] = $i; nc = NF; next }
+NR == 1 {
+	for (i = 1; i <= NF; i++) {
+		col[i] = $i
+		if ($i == "recover_s") c_rec = i
+		if ($i == "rr_files" || $i == "hash") text[i] = 1
+	}
+	nc = NF
+	next
+}
 {
 	k = $1
 	sub(/\.r[0-9]+$/, "", k)
@@ -42,20 +50,23 @@ NR == 1 { for (i = 1; i <= NF; i++) col[i] = $i; nc = NF; next }
 	for (i = 2; i <= nc; i++) {
 		val[k, r, i] = $i
 		if ($i == "never") nv[k, i]++
+		if (i in text) {
+			t = ((k, i) in shared) && shared[k, i] != $i ? "mixed" : $i
+			shared[k, i] = t
+		}
 	}
-	h = (k in hash) && hash[k] != $nc ? "mixed" : $nc
-	hash[k] = h
-	if ($(nc - 1) == "never" && $3 != "-" && $3 + 0 < 0.8 * $2)
+	if ($c_rec == "never" && $3 != "-" && $3 + 0 < 0.8 * $2)
 		stalled[k]++
 }
 END {
 	printf "arm\truns\tstalled"
-	for (i = 2; i < nc; i++) printf "\t%s", col[i]
-	printf "\thash\n"
+	for (i = 2; i <= nc; i++) printf "\t%s", col[i]
+	printf "\n"
 	for (j = 1; j <= nk; j++) {
 		k = order[j]
 		printf "%s\t%d\t%d/%d", k, runs[k], stalled[k] + 0, runs[k] - failed[k]
-		for (i = 2; i < nc; i++) printf "\t%s", rng(k, i)
-		printf "\t%s\n", (k in hash) ? hash[k] : "-"
+		for (i = 2; i <= nc; i++)
+			printf "\t%s", !(i in text) ? rng(k, i) : ((k, i) in shared) ? shared[k, i] : "-"
+		printf "\n"
 	}
 }

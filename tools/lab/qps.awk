@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: MIT
 #
 # qps.awk - one arm of a query workload (guest/arm.sh, a reader that prints
-# advshim-load's TSV with queries and latencies: advshim-opensearch) ->
-# one TSV row of the bug report's figures, before and after the cold read.
-#   awk -v arm=NAME -f median.awk -f qps.awk ARM/arm.env ARM/samples.tsv ARM/load.tsv
+# advshim-load's TSV with queries and latencies: advshim-opensearch,
+# advshim-lucene) -> one TSV row of the bug report's figures, before and
+# after the cold read.
+#   awk -v arm=NAME -f median.awk -f qps.awk ARM/arm.env ARM/samples.tsv ARM/load.tsv [ARM/rr.txt]
 # Output: arm qps_before qps_after worst_qps p50_ms_before p50_ms_after
 #   p90_ms_before p90_ms_after p99_ms_before p99_ms_after majflt_q_before
-#   majflt_q_after mib_before mib_after recover_s hash
+#   majflt_q_after mib_before mib_after recover_s rr_files hash
 #
 # Times are ms from the reader's first line (load.tsv's elapsed_ms;
 # arm.env's cold_start_ms and cold_end_ms; the sampler's t_ms less
@@ -17,7 +18,11 @@
 # memcg's io.stat (the cold reader is idle in both windows).  recover:
 # seconds from the end of the cold read to the first row from which 3 rows
 # have <= 100 major faults/s and queries/s >= 80% of before ("never" when
-# no such row).
+# no such row).  rr_files: the index files the reader had mapped
+# MADV_RANDOM ("rr" in VmFlags) before the cold read, from rr.txt (lines
+# "rr PATH" or "- PATH", the workload's capture), as suffixes (.vec,.vex);
+# "none" when no file was, "unknown" when rr.txt is empty (the smaps
+# could not be read), "-" without rr.txt (not captured).
 
 function rbytes_at(t,    i, v) {
 	v = ns ? sb[1] : 0
@@ -28,6 +33,12 @@ function rbytes_at(t,    i, v) {
 }
 
 function med(a, n) { return n ? sprintf("%.1f", median(a, n) / 1000) : "-" }
+
+BEGIN {
+	for (i = 1; i < ARGC; i++)
+		if (ARGV[i] ~ /rr\.txt$/)
+			rr_given = 1
+}
 
 FILENAME ~ /arm\.env$/ {
 	for (i = 1; i <= NF; i++) {
@@ -55,6 +66,20 @@ FILENAME ~ /load\.tsv$/ {
 	el[n] = $1; q[n] = $3; qps[n] = $4; mf[n] = $9; mfs[n] = $10
 	p50[n] = $6; p90[n] = $7; p99[n] = $8
 	dt[n] = (n > 1 ? $1 - el[n - 1] : $1) / 1000
+	next
+}
+FILENAME ~ /rr\.txt$/ {
+	seen++
+	if ($1 == "rr") {
+		f = $2
+		sub(/.*\//, "", f)
+		# _0_Lucene99HnswVectorsFormat_0.vec and _0.fdt: .vec, .fdt
+		sub(/^_[0-9a-z]+_[A-Za-z0-9]+_[0-9]+\./, ".", f)
+		sub(/^_[0-9a-z]+\./, ".", f)
+		if (!(f in rrseen))
+			rr = rr (rr == "" ? "" : ",") f
+		rrseen[f] = 1
+	}
 	next
 }
 
@@ -90,10 +115,11 @@ END {
 			break
 		}
 	}
-	printf "%s\t%.1f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%.1f\t%s\t%s\n", arm,
+	rrf = !rr_given ? "-" : rr != "" ? rr : seen ? "none" : "unknown"
+	printf "%s\t%.1f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.1f\t%.1f\t%s\t%s\t%s\n", arm,
 		before, at ? sprintf("%.1f", aq / at) : "-", worst == "" ? "-" : worst,
 		med(b50, nb), med(a50, na), med(b90, nb), med(a90, na), med(b99, nb), med(a99, na),
 		bq ? sprintf("%.2f", bm / bq) : "-", aq ? sprintf("%.2f", am / aq) : "-",
 		(rbytes_at(cs) - rbytes_at(cs - 15000)) / 1048576,
-		(rbytes_at(el[n]) - rbytes_at(ce)) / 1048576, rec, hash == "" ? "-" : hash
+		(rbytes_at(el[n]) - rbytes_at(ce)) / 1048576, rec, rrf, hash == "" ? "-" : hash
 }

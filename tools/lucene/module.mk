@@ -45,12 +45,15 @@ bench-lucene: $(SHIM_LIB) $(CLI_BIN) $(LUCENE_JAR)
 	@sh bench/lucene_bench.sh $(BUILD)
 
 # The lab part: a jlink'd runtime and the Lucene workload in the MGLRU lab
-# guest (tools/lucene/lab/; uses tools/lab/lab.sh job unchanged).
+# guest (tools/lucene/lab/lab-lucene.sh stages the JVM and the index; the
+# lab's one arm script, workload lucene, tools/lab/experiments/lucene.arms):
+# no fix, shim, watcher, shim + watcher, lru_gen off, LAB_REPEAT (3)
+# rounds.  Not in make check.
 .PHONY: lucene-runtime lab-lucene
 lucene-runtime: $(LUCENE_JAR)
 	@sh tools/lucene/lab/runtime.sh $(BUILD)
 
-lab-lucene: $(LUCENE_JAR) $(SHIM_LIB) $(WATCH_BIN) $(LOAD_BIN) $(CLI_BIN)
+lab-lucene: $(LUCENE_JAR) $(SHIM_LIB) $(WATCH_BIN) $(LOAD_BIN) $(CLI_BIN) $(PROG_RESID)
 	@sh tools/lucene/lab/lab-lucene.sh $(BUILD)
 
 # The soak (tools/lucene/soak/, README "Soak"): real Lucene searched while a

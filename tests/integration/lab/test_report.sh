@@ -9,7 +9,7 @@
 # (the report's columns of a query workload: make lab-opensearch) on an
 # arm whose figures were worked out by hand (tests/fixtures/lab/qps: 100
 # q/s before, 81.5 after, recovered 4.0 s after the cold read, 15 and 20
-# MiB read).
+# MiB read; rr on .fdt and two segments' .vec/.vex: ".fdt,.vec,.vex").
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 lab=$top/tools/lab
@@ -49,17 +49,33 @@ else
 	fails=$((fails + 1))
 fi
 q=$fix/qps
-awk -v arm=t -f "$lab/median.awk" -f "$lab/qps.awk" "$q/arm.env" "$q/samples.tsv" "$q/load.tsv" >"$tmp/qps.tsv"
+awk -v arm=t -f "$lab/median.awk" -f "$lab/qps.awk" "$q/arm.env" "$q/samples.tsv" "$q/load.tsv" \
+	"$q/rr.txt" >"$tmp/qps.tsv"
 if cmp -s "$tmp/qps.tsv" "$q/arm.expect"; then
-	echo "ok   qps.awk: queries/s, percentiles, faults per query and MiB before and after the cold read, recovery"
+	echo "ok   qps.awk: queries/s, percentiles, faults per query and MiB before and after the cold read, recovery, rr files"
 else
 	echo "FAIL qps.awk differs from tests/fixtures/lab/qps/arm.expect:"
 	diff "$q/arm.expect" "$tmp/qps.tsv" | sed 's/^/    /'
 	fails=$((fails + 1))
 fi
+# rr_files without rr.txt (not captured: -) and with an empty one (the
+# smaps could not be read: unknown); the other columns as before.
+: >"$tmp/rr.txt"
+awk -v arm=t -f "$lab/median.awk" -f "$lab/qps.awk" "$q/arm.env" "$q/samples.tsv" "$q/load.tsv" >"$tmp/no-rr.tsv"
+awk -v arm=t -f "$lab/median.awk" -f "$lab/qps.awk" "$q/arm.env" "$q/samples.tsv" "$q/load.tsv" \
+	"$tmp/rr.txt" >"$tmp/empty-rr.tsv"
+want_no=$(awk -F'\t' -v OFS='\t' '{ $16 = "-"; print }' "$q/arm.expect")
+want_empty=$(awk -F'\t' -v OFS='\t' '{ $16 = "unknown"; print }' "$q/arm.expect")
+if [ "$(cat "$tmp/no-rr.tsv")" = "$want_no" ] && [ "$(cat "$tmp/empty-rr.tsv")" = "$want_empty" ]; then
+	echo "ok   qps.awk: rr_files '-' without rr.txt, 'unknown' with an empty one"
+else
+	echo "FAIL qps.awk's rr_files without rr.txt / with an empty one:"
+	sed 's/^/    /' "$tmp/no-rr.tsv" "$tmp/empty-rr.tsv"
+	fails=$((fails + 1))
+fi
 awk -f "$lab/median.awk" -f "$lab/qps-repeat.awk" "$q/rows.tsv" >"$tmp/qps-rep.tsv"
 if cmp -s "$tmp/qps-rep.tsv" "$q/rows.expect"; then
-	echo "ok   qps-repeat.awk: stalled k/N, median (min-max), never, a failed run, the shared hash"
+	echo "ok   qps-repeat.awk: stalled k/N, median (min-max), never, a failed run, shared or mixed rr files and hash"
 else
 	echo "FAIL qps-repeat.awk differs from tests/fixtures/lab/qps/rows.expect:"
 	diff "$q/rows.expect" "$tmp/qps-rep.tsv" | sed 's/^/    /'
