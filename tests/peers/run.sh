@@ -112,6 +112,8 @@ run_py() {
 	mkdir -p "$d/work"
 	(
 		cfg_env "$cfg" py
+		# The environment, for verdicts.py's reruns under a sanitizer.
+		env | grep -E '^(LD_PRELOAD|ADVSHIM_CONFIG|ADVSHIM_LOG|ASAN_OPTIONS|UBSAN_OPTIONS)=' >"$d/py.env"
 		cd "$d" || exit 1
 		timeout -k 10 280 "$py" -m test -j"$jobs" --timeout 200 \
 			--tempdir "$d/work" --junit-xml "$d/py.xml" "$@" >"$d/py.out" 2>&1
