@@ -366,7 +366,12 @@ exp_demo() {
 # summary RUNDIR: re-renders a finished run.
 exp_summary() {
 	RUN=${1:?usage: lab.sh summary RUNDIR}
-	[ -f "$RUN/runs.tsv" ] && { programs_report "$RUN"; return; }
+	if [ -f "$RUN/runs.tsv" ]; then
+		programs_report "$RUN" || return
+		# a query workload's table too (lab-opensearch, lab-lucene)
+		[ ! -f "$RUN/qps-runs.tsv" ] || qps_report "$RUN"
+		return
+	fi
 	report "$RUN"
 }
 
