@@ -46,7 +46,10 @@ MAX_LISTED = 40        # DIFF lines printed per configuration
 RERUNS = 3             # plain runs of a differing test case
 SHIM_VARS = ("LD_PRELOAD", "ADVSHIM_CONFIG", "ADVSHIM_LOG", "ASAN_OPTIONS",
              "UBSAN_OPTIONS")
-DURATION = re.compile(r"\s*\((?:\d+ min )?\d+(?:\.\d+)? sec\)")
+# regrtest's format_duration(): "1.5 sec", "2 min", "2 min 1 sec",
+# "1 hour", "1 hour 2 min", "350 ms".
+DURATION = re.compile(r"\s*\((?:\d+ hour(?: \d+ min)?|\d+ min(?: \d+ sec)?"
+                      r"|\d+(?:\.\d+)? sec|\d+ ms)\)")
 
 
 class BadInput(Exception):
