@@ -211,29 +211,17 @@ def table(ref, cfgs, diffs):
 _plain_seen = {}
 
 
+def plain_env():
+    """This process's environment without the shim's variables."""
+    return {k: v for k, v in os.environ.items() if k not in SHIM_VARS}
+
+
 def plain_statuses(case):
     """The statuses test case @case gets when run alone, plain, RERUNS
     times (memoised: several configurations may differ on one case)."""
-    if case in _plain_seen:
-        return _plain_seen[case]
-    env = {k: v for k, v in os.environ.items() if k not in SHIM_VARS}
-    seen = set()
-    method = case.rstrip("'").split(".")[-1]
-    for _ in range(RERUNS):
-        with tempfile.TemporaryDirectory(prefix="advshim-peers-rerun.") as d:
-            xml = os.path.join(d, "r.xml")
-            subprocess.run([sys.executable, "-m", "test", "--timeout", "200",
-                            "--tempdir", d, "--junit-xml", xml,
-                            module_of(case), "-m", method],
-                           env=env, cwd=d, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL, timeout=400)
-            try:
-                got = case_verdicts(xml)
-            except BadInput:
-                got = {}
-            seen.add(got.get(case.rstrip("'"), ("missing", ""))[0])
-    _plain_seen[case] = seen
-    return seen
+    if case not in _plain_seen:
+        _plain_seen[case] = rerun_alone(case, plain_env())[0]
+    return _plain_seen[case]
 
 
 def cfg_env(results, cfg):
@@ -245,14 +233,15 @@ def cfg_env(results, cfg):
             extra = dict(l.rstrip("\n").split("=", 1) for l in f if "=" in l)
     except OSError:
         return None
-    env = {k: v for k, v in os.environ.items() if k not in SHIM_VARS}
+    env = plain_env()
     env.update(extra)
     return env
 
 
 def rerun_alone(case, env):
     """The statuses test case @case gets when run alone under @env RERUNS
-    times, and whether any run left a sanitizer report."""
+    times, and whether any run left a sanitizer report (the sanitizers'
+    log_path moved into each run's own directory)."""
     seen, report = set(), False
     method = case.rstrip("'").split(".")[-1]
     for _ in range(RERUNS):
