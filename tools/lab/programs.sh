@@ -95,8 +95,7 @@ programs_report() {
 qps_report() {
 	local run=$1 d rr=()
 	{
-		printf 'arm\tqps_before\tqps_after\tworst_qps\tp50_ms_before\tp50_ms_after\tp90_ms_before\tp90_ms_after'
-		printf '\tp99_ms_before\tp99_ms_after\tmajflt_q_before\tmajflt_q_after\tmib_before\tmib_after\trecover_s\trr_files\thash\n'
+		awk -v header=1 -f "$LAB_SRC/median.awk" -f "$LAB_SRC/qps.awk"
 		for d in "$run"/out/arms/*/; do
 			d=${d%/}
 			[ -f "$d/ok" ] || { printf '%s\tFAILED\n' "$(basename "$d")"; continue; }

@@ -34,7 +34,14 @@ function rbytes_at(t,    i, v) {
 
 function med(a, n) { return n ? sprintf("%.1f", median(a, n) / 1000) : "-" }
 
+# -v header=1: only the header line (the output's column names).
 BEGIN {
+	if (header) {
+		print "arm\tqps_before\tqps_after\tworst_qps\tp50_ms_before\tp50_ms_after\tp90_ms_before\tp90_ms_after" \
+			"\tp99_ms_before\tp99_ms_after\tmajflt_q_before\tmajflt_q_after\tmib_before\tmib_after" \
+			"\trecover_s\trr_files\thash"
+		exit
+	}
 	for (i = 1; i < ARGC; i++)
 		if (ARGV[i] ~ /rr\.txt$/)
 			rr_given = 1
@@ -84,6 +91,8 @@ FILENAME ~ /rr\.txt$/ {
 }
 
 END {
+	if (header)
+		exit
 	cs = env["cold_start_ms"]; ce = env["cold_end_ms"]
 	if (cs == "" || ce == "" || n == 0) {
 		printf "%s\tFAILED\n", arm

@@ -73,6 +73,14 @@ else
 	sed 's/^/    /' "$tmp/no-rr.tsv" "$tmp/empty-rr.tsv"
 	fails=$((fails + 1))
 fi
+hn=$(awk -v header=1 -f "$lab/median.awk" -f "$lab/qps.awk" | awk -F'\t' '{ print NF }')
+rn=$(awk -F'\t' '{ print NF; exit }' "$q/arm.expect")
+if [ "$hn" = "$rn" ]; then
+	echo "ok   qps.awk: its header names the $rn columns of its rows"
+else
+	echo "FAIL qps.awk: header of $hn columns, rows of $rn"
+	fails=$((fails + 1))
+fi
 awk -f "$lab/median.awk" -f "$lab/qps-repeat.awk" "$q/rows.tsv" >"$tmp/qps-rep.tsv"
 if cmp -s "$tmp/qps-rep.tsv" "$q/rows.expect"; then
 	echo "ok   qps-repeat.awk: stalled k/N, median (min-max), never, a failed run, shared or mixed rr files and hash"
