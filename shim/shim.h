@@ -258,75 +258,9 @@ static inline bool shim_acts_on(enum adv_family family, enum adv_kind kind)
 	return (shim.acts[family] >> kind) & 1u;
 }
 
-/* --- real.c: the next definitions (libc's), raw syscalls until resolved */
-/*
- * real_resolve - look up the next definition of every interposed name
- * (dlsym(RTLD_NEXT)); a name not found keeps its raw system call.  Called
- * by shim_init; no lock, never fails visibly.
- */
-void real_resolve(void) SHIM_HIDDEN;
-
-/*
- * real_dlsym_get - the real dlsym (libc's, found with dlvsym), resolved on
- * first use and cached in advshim_real_dlsym; NULL if it cannot be found.
- * No lock, any thread, from the sanitizers' early dlsym calls too.
- */
-void *real_dlsym_get(void) SHIM_HIDDEN;
-extern void *advshim_real_dlsym SHIM_HIDDEN;
-
-/*
- * call_mmap ... call_madvise - the next definition of the name, or before
- * it is resolved the raw system call with libc's contract: the result of
- * the call, -1 or MAP_FAILED with errno set on failure.  No lock.
- */
-void *call_mmap(void *addr, size_t len, int prot, int flags, int fd,
-		off_t off) SHIM_HIDDEN;
-void *call_mmap64(void *addr, size_t len, int prot, int flags, int fd,
-		  off_t off) SHIM_HIDDEN;
-int call_munmap(void *addr, size_t len) SHIM_HIDDEN;
-void *call_mremap(void *old, size_t old_len, size_t new_len, int flags,
-		  void *new_addr) SHIM_HIDDEN;
-int call_madvise(void *addr, size_t len, int advice) SHIM_HIDDEN;
-
-/*
- * call_posix_madvise, call_posix_fadvise, call_posix_fadvise64 - likewise,
- * with the posix contract: 0 or an error number, errno never changed
- * (posix_madvise(POSIX_MADV_DONTNEED) is glibc's no-op before resolution).
- */
-int call_posix_madvise(void *addr, size_t len, int advice) SHIM_HIDDEN;
-int call_posix_fadvise(int fd, off_t off, off_t len, int advice) SHIM_HIDDEN;
-int call_posix_fadvise64(int fd, off_t off, off_t len, int advice) SHIM_HIDDEN;
-
-/* --- log.c: where lines go and which descriptors that takes (log.c) */
-/* Non-zero in a thread with a descriptor table of its own (the sampler). */
-extern __thread int shim_fd_private
-	__attribute__((tls_model("initial-exec"))) SHIM_HIDDEN;
-
-/*
- * log_init - remember which file fd 2 is now (the stderr target writes to
- * fd 2 only while it is that file).  Called once, first thing in
- * shim_init; errno preserved.
- */
-void log_init(void) SHIM_HIDDEN;
-
-/*
- * log_set_target - the policy's log.target: an absolute path (copied; the
- * file is opened for each line written) or anything else for stderr.
- * Called by shim_init before any other thread can log through the target.
- */
-void log_set_target(const char *target) SHIM_HIDDEN;
-
-/*
- * shim_log - one line "advshim[PID]: ..." at @level (enum
- * policy_log_level) if the level in force allows it: formatted on the
- * stack, one write(2) to the log target, truncated to 1 KiB.  A file
- * target is opened and closed around each line (log.c: the shim holds no
- * descriptor); fd 2 is written only while it is the file of the shim's
- * start.  No malloc, no lock (callers may hold shim.lock),
- * errno preserved, write errors ignored.
- */
-void shim_log(int level, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3))) SHIM_HIDDEN;
+/* The next definitions (real.c) and the log (log.c). */
+#include "shim/real.h"
+#include "shim/log.h"
 
 /* --- stats.c: the counters page `advshim inspect` reads (stats_layout.h) */
 /* The page in use: a private static one until stats_init() maps the memfd. */
