@@ -32,25 +32,8 @@ mods=$("$jdk/bin/jdeps" --multi-release "$feature" --print-module-deps --ignore-
 	"$build"/lucene/lib/*.jar "$jar")
 [ -n "$mods" ] && mods=$mods,jdk.management
 [ -n "$mods" ] || { echo "lucene-runtime: jdeps found no modules" >&2; exit 1; }
-rm -rf "$out" "$out.tmp" "$build/lucene/syslib"
-"$jdk/bin/jlink" --add-modules "$mods" --strip-debug --no-header-files --no-man-pages \
-	--output "$out.tmp" 2>&1 | grep -v 'incubator modules' || true
-# The base CDS archive, dumped with the module options the launcher
-# passes: one dumped without them (jlink --generate-cds-archive) makes a
-# dynamic AppCDS archive on top of it log "Mismatched values for property
-# jdk.module.addmods" and turn off the archived module graph.
-"$out.tmp/bin/java" --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector \
-	-Xshare:dump >"$build/lucene/runtime-cds.log" 2>&1 ||
-	{ tail -n 5 "$build/lucene/runtime-cds.log" >&2; echo "lucene-runtime: CDS dump failed" >&2; exit 1; }
-mkdir -p "$build/lucene/syslib"
-find "$out.tmp" -type f \( -name '*.so' -o -path '*/bin/*' \) | while read -r f; do
-	ldd "$f" 2>/dev/null | awk '/=> \// { print $3 }'
-done | sort -u | while read -r lib; do
-	case $lib in "$out.tmp"/*) continue ;; esac
-	cp -L "$lib" "$build/lucene/syslib/"
-done
-echo "$mods" >"$out.tmp/modules.txt"
-mv "$out.tmp" "$out"
+sh "$here/../../jvm/jlink-runtime.sh" "$jdk" "$mods" "$out" "$build/lucene/syslib" \
+	"$build/lucene/runtime-cds.log" || { echo "lucene-runtime: no runtime" >&2; exit 1; }
 du -sk "$out" | cut -f1 >"$build/lucene/runtime.size"
 touch "$out/.done"
 echo "lucene-runtime: $out: modules $mods, $(($(cat "$build/lucene/runtime.size") / 1024)) MiB (JDK $feature, $jdk)"

@@ -25,20 +25,6 @@ feature=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$jdk/release")
 # missing from the class path), so a fixed set: Java SE plus the JDK
 # modules OpenSearch, netty and Lucene use when present.
 mods=java.se,jdk.unsupported,jdk.management,jdk.incubator.vector,jdk.crypto.ec,jdk.net,jdk.zipfs
-rm -rf "$out" "$out.tmp" "$os/syslib"
-"$jdk/bin/jlink" --add-modules "$mods" --strip-debug --no-header-files --no-man-pages \
-	--output "$out.tmp" 2>&1 | grep -v 'incubator modules' || true
-"$out.tmp/bin/java" --enable-native-access=ALL-UNNAMED --add-modules=jdk.incubator.vector \
-	-Xshare:dump >"$os/runtime-cds.log" 2>&1 ||
-	{ tail -n 5 "$os/runtime-cds.log" >&2; echo "opensearch-runtime: CDS dump failed" >&2; exit 1; }
-mkdir -p "$os/syslib"
-find "$out.tmp" -type f \( -name '*.so' -o -path '*/bin/*' \) | while read -r f; do
-	ldd "$f" 2>/dev/null | awk '/=> \// { print $3 }'
-done | sort -u | while read -r lib; do
-	case $lib in "$out.tmp"/*) continue ;; esac
-	cp -L "$lib" "$os/syslib/"
-done
-echo "$mods" >"$out.tmp/modules.txt"
-mv "$out.tmp" "$out"
-touch "$out/.done"
+sh "$here/../../jvm/jlink-runtime.sh" "$jdk" "$mods" "$out" "$os/syslib" "$os/runtime-cds.log" ||
+	{ echo "opensearch-runtime: no runtime" >&2; exit 1; }
 echo "opensearch-runtime: $out: modules $mods, $(du -sm "$out" | cut -f1) MiB (JDK $feature)"
