@@ -113,7 +113,9 @@ qps_report() {
 
 # exp_merge OUT RUNDIR...: the runs of several boots as one table: their
 # runs.tsv rows (arm NAME.rK, K counting each arm's runs over all of them)
-# into OUT/runs.tsv, and the summary over them in OUT/summary.tsv.
+# into OUT/runs.tsv, and the summary over them in OUT/summary.tsv; their
+# qps-runs.tsv (a query workload's) likewise into OUT/qps-runs.tsv and
+# OUT/qps.tsv.
 exp_merge() {
 	local out=${1:?usage: lab.sh merge OUT RUNDIR...} d files=()
 	shift
@@ -123,10 +125,27 @@ exp_merge() {
 		files+=("$d/runs.tsv")
 	done
 	mkdir -p "$out"
-	awk -F'\t' -v OFS='\t' '
-		FNR == 1 { if (NR == 1) print; next }
-		{ name = $1; sub(/\.r[0-9]+$/, "", name); $1 = name ".r" (++n[name]); print }' \
-		"${files[@]}" >"$out/runs.tsv.tmp" && mv "$out/runs.tsv.tmp" "$out/runs.tsv"
+	renumber_runs "${files[@]}" >"$out/runs.tsv.tmp" && mv "$out/runs.tsv.tmp" "$out/runs.tsv"
 	printf '%s\n' "$@" >"$out/merged-from"
 	repeat_report "$out" "$out/runs.tsv" "$out/summary.tsv"
+	# A query workload's table too, when every run has one.
+	files=()
+	for d in "$@"; do
+		[ -s "$d/qps-runs.tsv" ] || return 0
+		files+=("$d/qps-runs.tsv")
+	done
+	renumber_runs "${files[@]}" >"$out/qps-runs.tsv"
+	awk -f "$LAB_SRC/median.awk" -f "$LAB_SRC/qps-repeat.awk" "$out/qps-runs.tsv" >"$out/qps.tsv"
+	echo
+	echo "== the report's columns over the merged runs (qps.tsv)"
+	column -t -s "$(printf '\t')" "$out/qps.tsv" 2>/dev/null || cat "$out/qps.tsv"
+}
+
+# renumber_runs TSV...: the rows of per-run tables (a header, then one row
+# per arm and run, the arm first) as one table, arm NAME.rK with K counting
+# each arm's runs over all of them.
+renumber_runs() {
+	awk -F'\t' -v OFS='\t' '
+		FNR == 1 { if (NR == 1) print; next }
+		{ name = $1; sub(/\.r[0-9]+$/, "", name); $1 = name ".r" (++n[name]); print }' "$@"
 }

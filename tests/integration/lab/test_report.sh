@@ -9,7 +9,8 @@
 # (the report's columns of a query workload: make lab-opensearch) on an
 # arm whose figures were worked out by hand (tests/fixtures/lab/qps: 100
 # q/s before, 81.5 after, recovered 4.0 s after the cold read, 15 and 20
-# MiB read; rr on .fdt and two segments' .vec/.vex: ".fdt,.vec,.vex").
+# MiB read; rr on .fdt and two segments' .vec/.vex: ".fdt,.vec,.vex"),
+# and lab.sh merge summing two boots' rows into the same tables.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 lab=$top/tools/lab
@@ -87,6 +88,28 @@ if cmp -s "$tmp/qps-rep.tsv" "$q/rows.expect"; then
 else
 	echo "FAIL qps-repeat.awk differs from tests/fixtures/lab/qps/rows.expect:"
 	diff "$q/rows.expect" "$tmp/qps-rep.tsv" | sed 's/^/    /'
+	fails=$((fails + 1))
+fi
+# lab.sh merge: two boots' runs as one table.  The fixtures' rows split in
+# two run directories (an arm's runs in both), merged: the same tables as
+# the rows in one file, the arms renumbered across the runs.
+mkdir -p "$tmp/m1" "$tmp/m2"
+for t in runs.tsv:runs.tsv qps/rows.tsv:qps-runs.tsv; do
+	src=$fix/${t%%:*} dst=${t##*:}
+	n=$(( ($(wc -l <"$src") + 1) / 2 ))
+	head -n "$n" "$src" >"$tmp/m1/$dst"
+	{ head -n 1 "$src"; tail -n +"$((n + 1))" "$src"; } >"$tmp/m2/$dst"
+done
+BUILD=$tmp/build bash "$lab/lab.sh" merge "$tmp/merged" "$tmp/m1" "$tmp/m2" >"$tmp/merge.out" 2>&1
+arms=$(cut -f1 "$tmp/merged/qps-runs.tsv" | tr '\n' ' ')
+if cmp -s "$tmp/merged/summary.tsv" "$fix/runs.expect" && cmp -s "$tmp/merged/qps.tsv" "$q/rows.expect" &&
+	[ "$arms" = "arm a.r1 a.r2 a.r3 b.r1 c.r1 c.r2 " ]; then
+	echo "ok   lab.sh merge: runs.tsv and qps-runs.tsv of two boots, arms renumbered ($arms)"
+else
+	echo "FAIL lab.sh merge: the merged tables differ from one file's (arms: $arms):"
+	diff "$fix/runs.expect" "$tmp/merged/summary.tsv" | sed 's/^/    /'
+	diff "$q/rows.expect" "$tmp/merged/qps.tsv" | sed 's/^/    /'
+	sed 's/^/    | /' "$tmp/merge.out"
 	fails=$((fails + 1))
 fi
 [ "$fails" = 0 ]
