@@ -43,6 +43,24 @@ run_arms() {
 	return $rc
 }
 
+# arms NAME ARMS [VAR=VALUE...]: run_arms for a caller that renders the
+# results itself (tools/adapt/lab/run.sh): the arms of the file ARMS, the
+# guest's limit from their number and DURATION (LAB_TIMEOUT overrides it).
+exp_arms() {
+	local name=${1:-} arms=${2:-} n dur=${DURATION:-140} kv
+	[ -n "$name" ] && [ -f "$arms" ] || die "usage: lab.sh arms NAME ARMS-FILE [VAR=VALUE...]"
+	shift 2
+	arms=$(cd "$(dirname "$arms")" && pwd)/$(basename "$arms")
+	for kv in "$@"; do
+		case $kv in DURATION=*) dur=${kv#DURATION=} ;; esac
+	done
+	n=$(grep -c -v -E '^[[:space:]]*(#|$)' "$arms" || true)
+	[ "$n" -gt 0 ] || die "$arms lists no arm"
+	# An arm: DURATION guest s, ~40 s of set-up (files, drop_caches,
+	# the watcher's start); the boot ~120 s.
+	run_arms "$name-$LAB_KERNEL" "$arms" "${LAB_TIMEOUT:-$(( n * (dur + 40) + 300 ))}" "$@"
+}
+
 # arm_summary ARMDIR: one summary line (see summarize.awk).
 arm_summary() {
 	local acts=-

@@ -22,6 +22,12 @@
 #   job OUT SCRIPT [FILE...]
 #                    boot, run SCRIPT in the guest with FILEs next to it
 #                    in /lab/job, unpack its /out into OUT
+#   arms NAME ARMS [VAR=VALUE...]
+#                    boot once and run the arms of the file ARMS (NAME
+#                    VAR=VALUE... a line: guest/arm.sh's settings) in
+#                    the scenario VAR=VALUE..., LAB_REPEAT rounds, with
+#                    LAB_JOB_FILES in /lab/job; prints the run directory
+#                    (make lab: tools/adapt/lab/run.sh renders it)
 #   smoke            the lab smoke test (make lab-smoke)
 #   lab              the five-arm stall experiment (make lab-stall)
 #   demo             a short three-arm experiment for make demo
@@ -376,7 +382,7 @@ main() {
 	probe) local k; k=$(fetch_kernel); pick_accel "$k" "$(build_initramfs "$k")" ;;
 	shell) cmd_shell ;;
 	job) cmd_job "$@" ;;
-	smoke|lab|demo|summary|rules|matrix|matrix-report|fixtures|programs|merge)
+	arms|smoke|lab|demo|summary|rules|matrix|matrix-report|fixtures|programs|merge)
 		# shellcheck source=tools/lab/experiments.sh
 		. "$LAB_SRC/experiments.sh"
 		# shellcheck source=tools/lab/programs.sh

@@ -1,12 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# run.sh NAME ARMS [VAR=VALUE...] - boot the lab (tools/lab/lab.sh job)
-# once and run the arms listed in the file ARMS (tools/adapt/lab/*.arms)
-# with tools/adapt/lab/arm.sh; VAR=VALUE set the scenario for every arm
-# (VEC_MB MEMCG_MB COLD_MB COLD_AT THREADS THETA DURATION).  Results go to
-# $BUILD/lab/runs/adapt-NAME-DATE/out/arms/*, the summary (report.awk) to
-# summary.tsv there, its compact table (table.awk) to table.md and stdout.
+# run.sh NAME ARMS [VAR=VALUE...] - boot the lab once (tools/lab/lab.sh
+# arms) and run the arms listed in the file ARMS (tools/adapt/lab/*.arms)
+# with the lab's one arm script (tools/lab/guest/arm.sh, workload load)
+# and this directory's sampler hook (probe.sh: what the adaptive advice
+# would see, each second); VAR=VALUE set the scenario for every arm
+# (VEC_MB MEMCG_MB COLD_MB COLD_AT THREADS THETA DURATION).  The cold
+# reader runs without the shim (COLD_SHIM=off) unless an arm says
+# otherwise.  Results go to $BUILD/lab/runs/adapt-NAME-KERNEL-DATE/
+# out/arms/*, the summary (report.awk) to summary.tsv there, its compact
+# table (table.awk) to table.md and stdout.
 # ARMS_MATCH=REGEX runs only the arms whose name matches (grep -E), to
 # keep one boot under LAB_TIMEOUT.  LAB_REPEAT=N (default 1) runs every
 # arm N times, round by round; the report then adds one row per arm over
@@ -18,6 +22,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 BUILD=${BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$top/$BUILD ;; esac
+export BUILD
 
 report() {
 	rundir=$1
@@ -52,20 +57,16 @@ name=${1:?usage: run.sh NAME ARMS [VAR=VALUE...]}
 arms=${2:?usage: run.sh NAME ARMS [VAR=VALUE...]}
 shift 2
 make -C "$top" --no-print-directory "BUILD=$BUILD" "$BUILD/advshim-load" "$BUILD/adapt-probe" >&2
-run=$BUILD/lab/runs/adapt-$name-$(date +%Y%m%d-%H%M%S)
-stage=$run/stage
-mkdir -p "$stage"
-cp "$here/arm.sh" "$here/adaptive.conf" "$here/rewrite.conf" "$BUILD/adapt-probe" "$stage/"
-awk -v re="${ARMS_MATCH:-.}" '/^[ \t]*(#|$)/ || $1 ~ re' "$arms" >"$stage/arms"
-repeat=${LAB_REPEAT:-1}
-{ for kv in "$@"; do echo "export $kv"; done; echo "export LAB_REPEAT=$repeat"; } >"$stage/env"
-cp "$stage/arms" "$run/arms"
-cp "$stage/env" "$run/env"
+stage=$(mktemp -d "${TMPDIR:-/tmp}/adapt-lab.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+awk -v re="${ARMS_MATCH:-.}" '/^[ \t]*(#|$)/ || $1 ~ re' "$arms" >"$stage/$name.arms"
 rc=0
-LAB_TIMEOUT=${LAB_TIMEOUT:-$((1500 * repeat + 900))} "$top/tools/lab/lab.sh" job "$run" "$here/job.sh" \
-	"$stage/arm.sh" "$stage/adaptive.conf" "$stage/rewrite.conf" "$stage/adapt-probe" \
-	"$stage/arms" "$stage/env" || rc=$?
-rm -rf "$stage"
+run=$(LAB_REPEAT=${LAB_REPEAT:-1} \
+	LAB_JOB_FILES="$here/probe.sh $here/adaptive.conf $here/rewrite.conf $BUILD/adapt-probe" \
+	bash "$top/tools/lab/lab.sh" arms "adapt-$name" "$stage/$name.arms" \
+	WORKLOAD=load VEC_MB=120 COLD_SHIM=off SAMPLE_EXTRA=0 SAMPLE_HOOK=/lab/job/probe.sh "$@") || rc=$?
+[ -d "$run" ] || { echo "run.sh: the lab left no run directory" >&2; exit 1; }
+cp "$stage/$name.arms" "$run/arms"
 echo "run: $run (guest exit $rc)"
 report "$run"
 exit $rc

@@ -16,7 +16,10 @@
 # Settings (environment; scenario sizes in common.sh):
 #   WORKLOAD=load|fio|lmdb|bolt|...  the readers (default load)
 #   ADVICE=random|normal|none   the load readers' advice (default random)
+#   SWITCH=S=A[,S=A]            the load readers re-advise at S s (wl-load.sh)
 #   FIO_HINT=1|0                fio's fadvise_hint (1: MADV_RANDOM)
+#   COLD_AT=S (0: no cold read) COLD_VIA=mmap|read  COLD_LOOPS (2)
+#   COLD_ARGS=a,b               more advshim-load stream options (commas)
 #   SHIM=off|default|FILE       preload libadvshim.so into the readers
 #                               (default policy or FILE)
 #   COLD_SHIM=off|default|FILE  the same for the cold reader (default SHIM)
@@ -28,6 +31,12 @@
 #                               /lab-bystander and record its lru_gen
 #   CAPTURE_AT=S                when to copy the kernel's lru_gen text
 #                               (default DURATION - 8)
+#   SAMPLE_EXTRA=0              no residency and generations columns
+#   SAMPLE_HOOK=FILE            more sampler columns: FILE (sourced) defines
+#                               hook_header (their names) and hook_row
+#                               (their values, read each second), each
+#                               printed tab-first; make lab's is
+#                               tools/adapt/lab/probe.sh
 #
 # Writes /out/arms/NAME/: samples.tsv, load.tsv, cold.tsv, watch.log,
 # lru_gen.log (the memcg's generations every 5 s), memory.stat (at the
@@ -40,6 +49,13 @@ name=${1:?usage: arm.sh NAME}
 : "${COLD_SHIM:=$SHIM}" "${WATCH_ARGS:=}" "${BYSTANDER:=0}" "${WORKLOAD:=load}"
 [ -f "/lab/wl-$WORKLOAD.sh" ] || die "no workload '$WORKLOAD' (/lab/wl-$WORKLOAD.sh)"
 . "/lab/wl-$WORKLOAD.sh"
+if [ -n "${SAMPLE_HOOK:-}" ]; then
+	[ -f "$SAMPLE_HOOK" ] || die "sampler hook $SAMPLE_HOOK not found"
+	. "$SAMPLE_HOOK"
+else
+	hook_header() { :; }
+	hook_row() { :; }
+fi
 cg=/lab-$name
 dir=/out/arms/$name
 mkdir -p "$dir"
@@ -92,8 +108,10 @@ if [ "$BYSTANDER" = 1 ]; then
 		die "cannot fill memcg /lab-bystander"
 fi
 
+watch_t0=
 if [ "$WATCH" != off ]; then
 	need_bin advshim-watch
+	watch_t0=$(uptime_ms)
 	wflags="--cgroup $cg --interval-ms 1000 --log-format json"
 	[ "$WATCH" = dry ] && wflags="$wflags --dry-run"
 	WATCH_ARGS=$(echo "$WATCH_ARGS" | tr ',' ' ')
@@ -125,7 +143,8 @@ capture_at=${CAPTURE_AT:-$((DURATION - 8))}
 
 t0=$(uptime_ms)
 {
-	printf 't_ms\treads_s\tmajflt\trefault\tactivate\trbytes\tmemcg_id\tmin_seq\tmax_seq\tgen_file_pages\tby_max_seq\tyoung_file_pages\tvec_mb\tcold_mb\tgens\n'
+	printf 't_ms\treads_s\tmajflt\trefault\tactivate\trbytes\tmemcg_id\tmin_seq\tmax_seq\tgen_file_pages\tby_max_seq\tyoung_file_pages\tvec_mb\tcold_mb\tgens%s\n' \
+		"$(hook_header)"
 	next=$((t0 + 1000))
 	tick=0
 	while kill -0 "$reader" 2>/dev/null; do
@@ -150,13 +169,14 @@ t0=$(uptime_ms)
 		res="-	-"
 		[ -n "$resid" ] && res=$(advshim-resid "$vec_file" "$cold_file")
 		set -- ${g:-- - - - -}
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s%s\n' \
 			$(( $(uptime_ms) - t0 )) "${r:--}" \
 			"$(memstat "$cg" pgmajfault)" \
 			"$(memstat "$cg" workingset_refault_file)" \
 			"$(memstat "$cg" workingset_activate_file)" \
 			"$(io_rbytes "$cg")" "$1" "$2" "$3" "$4" "${b:--}" "$5" "$res" \
-			"$([ -n "$resid" ] && lru_gen_gens "$cg" || echo -)"
+			"$([ -n "$resid" ] && lru_gen_gens "$cg" || echo -)" \
+			"$(hook_row "$cg" "$dir" "$vec_file")"
 	done
 } >"$dir/samples.tsv" &
 sampler=$!
@@ -177,15 +197,18 @@ cend=$(awk -F'\t' '$1 == "end" { e = $3 } END { print e }' "$dir/cold.tsv")
 	echo "name=$name workload=$WORKLOAD fio_hint=${FIO_HINT:--}"
 	echo "advice=$ADVICE shim=$SHIM cold_shim=$COLD_SHIM lru_gen=$LRU_GEN watch=$WATCH"
 	echo "watch_args=$WATCH_ARGS"
+	echo "switch=${SWITCH:-} cold_via=${COLD_VIA:-mmap} cold_loops=${COLD_LOOPS:-2} cold_args=${COLD_ARGS:-}"
 	echo "vec_mb=$VEC_MB cold_mb=$COLD_MB memcg_mb=$MEMCG_MB threads=$THREADS theta=$THETA"
 	echo "duration=$DURATION cold_at=$COLD_AT"
 	echo "sampler_offset_ms=$(( ${l0:-$t0} - t0 ))"
 	[ -n "$cstart" ] && echo "cold_start_ms=$(( cstart - ${l0:-$t0} ))"
 	[ -n "$cend" ] && echo "cold_end_ms=$(( cend - ${l0:-$t0} ))"
+	[ -n "$watch_t0" ] && echo "watch_offset_ms=$(( watch_t0 - ${l0:-$t0} ))"
 	echo "reader_rc=$rc"
 } >"$dir/arm.env"
 [ "$rc" = 0 ] || die "arm $name: the reader failed: $(tail -n 3 "$dir/load.err")"
 grep -q '^[0-9]' "$dir/load.tsv" || die "arm $name: the readers printed no rows: $(tail -n 3 "$dir/load.err")"
-[ -n "$cend" ] || die "arm $name: the cold read did not finish: $(tail -n 3 "$dir/cold.err")"
+[ -n "$cend" ] || [ "$COLD_AT" = 0 ] ||
+	die "arm $name: the cold read did not finish: $(tail -n 3 "$dir/cold.err")"
 touch "$dir/ok"
 say "arm $name done"

@@ -22,10 +22,16 @@ wl_files() {
 	echo /data/vec.bin /data/cold.bin
 }
 
+# SWITCH=S=A[,S=A]: the readers re-advise their whole mapping A at S s
+# (advshim-load --switch-advice-at, one per item).
 wl_reader() {
-	local cg=$1
+	local cg=$1 sw='' s
 	shift
-	in_cgroup "$cg" env "$@" advshim-load random -a "$ADVICE" -t "$THREADS" -z "$THETA" \
+	for s in $(echo "${SWITCH:-}" | tr ',' ' '); do
+		sw="$sw --switch-advice-at $s"
+	done
+	# shellcheck disable=SC2086
+	in_cgroup "$cg" env "$@" advshim-load random -a "$ADVICE" $sw -t "$THREADS" -z "$THETA" \
 		-d "$DURATION" /data/vec.bin
 }
 
