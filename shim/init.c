@@ -185,6 +185,9 @@ static void atfork_child(void)
 #endif
 	adapt_atfork_child();
 	memcpy(&shim.lock, &fresh, sizeof(fresh));
+	/* The lines this child logged as the writer are its own to write. */
+	shim_log_held = 0;
+	log_flush();
 }
 
 static int init_policy(void)

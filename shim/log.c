@@ -24,6 +24,15 @@
  *    gets no shim line in its file.  The shim never holds a copy of fd 2
  *    (a pipe's reader would wait for that writer).  A thread with a
  *    private table reaches the application's fd 2 through pidfd_getfd.
+ *
+ * Never under shim.lock: a write to a full pipe or a slow terminal, an
+ * open on a slow file system, would stall every thread waiting for the
+ * lock.  A line logged by a holder (shim_log_held) is appended to the
+ * thread's own buffer, and shim_unlock() writes the buffer once the lock
+ * is released, all its lines in one write(2).  1 KiB holds the lines of
+ * any call below level debug (a file's first rewrite, one a file); a
+ * debug call over many mappings may overflow it: the lines that did not
+ * fit are counted, and said in one more line.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -54,6 +63,16 @@ static struct {
 } lg;
 
 __thread int shim_fd_private __attribute__((tls_model("initial-exec")));
+__thread int shim_log_held __attribute__((tls_model("initial-exec")));
+__thread unsigned int shim_log_waiting __attribute__((tls_model("initial-exec")));
+
+#define LOG_LINE_MAX	1024
+
+/* This thread's lines logged under shim.lock, waiting for log_flush(). */
+static __thread struct {
+	char text[LOG_LINE_MAX];
+	unsigned int dropped;		/* lines that did not fit */
+} waiting __attribute__((tls_model("initial-exec")));
 
 static bool fd_id_get(int fd, struct file_id *id)
 {
@@ -151,9 +170,33 @@ void log_set_target(const char *target)
 	lg.target[n] = '\0';
 }
 
+/* Where a formatted line goes: the target, or stderr. */
+static void emit(const char *text, size_t n)
+{
+	if (lg.target[0] && !__atomic_load_n(&lg.failed, __ATOMIC_RELAXED))
+		write_file(text, n);
+	else
+		write_stderr(text, n);
+}
+
+/*
+ * With shim.lock held: keep the line for log_flush().  A line is at most
+ * the buffer's size, so one is dropped only behind another: a count is
+ * never left without waiting bytes to flush it.
+ */
+static void keep(const char *line, size_t n)
+{
+	if (n > sizeof(waiting.text) - shim_log_waiting) {
+		waiting.dropped++;
+		return;
+	}
+	memcpy(waiting.text + shim_log_waiting, line, n);
+	shim_log_waiting += (unsigned int)n;
+}
+
 void shim_log(int level, const char *fmt, ...)
 {
-	char line[1024];
+	char line[LOG_LINE_MAX];
 	int saved = errno, n;
 	va_list ap;
 
@@ -166,10 +209,30 @@ void shim_log(int level, const char *fmt, ...)
 	if (n > (int)sizeof(line) - 2)
 		n = (int)sizeof(line) - 2;
 	line[n++] = '\n';
-	if (lg.target[0] && !__atomic_load_n(&lg.failed, __ATOMIC_RELAXED))
-		write_file(line, (size_t)n);
+	if (shim_log_held)
+		keep(line, (size_t)n);
 	else
-		write_stderr(line, (size_t)n);
+		emit(line, (size_t)n);
 out:
+	errno = saved;
+}
+
+void log_flush(void)
+{
+	char note[96];
+	unsigned int dropped = waiting.dropped;
+	int saved = errno, n;
+
+	if (shim_log_waiting)
+		emit(waiting.text, shim_log_waiting);
+	shim_log_waiting = 0;
+	waiting.dropped = 0;
+	if (dropped) {
+		n = snprintf(note, sizeof(note),
+			     "advshim[%d]: %u lines not logged (over 1 KiB in one call)\n",
+			     (int)getpid(), dropped);
+		if (n > 0 && (size_t)n < sizeof(note))
+			emit(note, (size_t)n);
+	}
 	errno = saved;
 }

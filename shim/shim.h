@@ -19,16 +19,17 @@
  *     lock (advice, posix_fadvise); the write lock is taken only to change
  *     the table or the cache;
  *   - slab_alloc/slab_free run only under the write lock;
- *   - the system calls made with the lock held are the slab's raw mmap of
- *     a new chunk (slab_alloc: the table and the cache grow inside the
+ *   - the one system call made with the lock held is the slab's raw mmap
+ *     of a new chunk (slab_alloc: the table and the cache grow inside the
  *     write-locked change that needs the memory, and an allocation that
  *     could be retried outside would make every insert a two-phase
- *     protocol; one chunk per 64 KiB of a size class) and the log's
- *     write(2) at levels info (a file's first rewrite) and debug, whose
- *     lines name a cached file's path, valid only under the lock.  Every
- *     other system call, madvise included, runs with the lock released:
- *     naming a new file (readlink, glob matching), the kernel's view, the
- *     application's own calls and every madvise of the adaptive advice;
+ *     protocol; one chunk per 64 KiB of a size class).  Every other system
+ *     call, madvise included, runs with the lock released: naming a new
+ *     file (readlink, glob matching), the kernel's view, the application's
+ *     own calls, every madvise of the adaptive advice, and the log: a line
+ *     logged with the lock held (it names a cached file's path, valid only
+ *     under the lock) is formatted into the thread's buffer and written by
+ *     shim_unlock() after the release (log.h);
  *   - shim.table_gen is atomic: bumped (an atomic add) on every change of
  *     the table and every refresh of a cached file (its rule, `logged`
  *     cleared), with the write lock held, and on every change of what the
@@ -293,16 +294,22 @@ void stats_after_fork(void) SHIM_HIDDEN;
 static inline void shim_rdlock(void)
 {
 	pthread_rwlock_rdlock(&shim.lock);
+	shim_log_held = 1;
 }
 
 static inline void shim_wrlock(void)
 {
 	pthread_rwlock_wrlock(&shim.lock);
+	shim_log_held = 1;
 }
 
+/* ... and then the log lines the holder left waiting (log.h). */
 static inline void shim_unlock(void)
 {
+	shim_log_held = 0;
 	pthread_rwlock_unlock(&shim.lock);
+	if (unlikely(shim_log_waiting))
+		log_flush();
 }
 
 /*
