@@ -10,7 +10,8 @@
 # arm whose figures were worked out by hand (tests/fixtures/lab/qps: 100
 # q/s before, 81.5 after, recovered 4.0 s after the cold read, 15 and 20
 # MiB read; rr on .fdt and two segments' .vec/.vex: ".fdt,.vec,.vex"),
-# and lab.sh merge summing two boots' rows into the same tables.
+# lab.sh merge summing two boots' rows into the same tables, and make
+# lab's report.awk and goals.awk on a recorded run.
 set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 lab=$top/tools/lab
@@ -90,6 +91,31 @@ else
 	diff "$q/rows.expect" "$tmp/qps-rep.tsv" | sed 's/^/    /'
 	fails=$((fails + 1))
 fi
+# make lab's report (tools/adapt/lab): report.awk's row of a recorded arm
+# of the one arm script with the probe hook's columns (6.12, does not fit,
+# adaptive + watcher: steady 17599 reads/s, the median of the 15 s before
+# the cold read, and recovered 2.5 s after it, 3 intervals >= 14079 from
+# 45.0 s: both checked by hand), and goals.awk's verdicts on that run.
+ad=$fix/adapt
+a=$ad/nofit-adapt-watch
+awk -v header=1 -f "$top/tools/adapt/lab/report.awk" "$a/arm.env" "$a/load.tsv" "$a/samples.tsv" \
+	"$a/load.err" "$a/watch.log" >"$tmp/adapt-row.tsv"
+if cmp -s "$tmp/adapt-row.tsv" "$ad/row.expect"; then
+	echo "ok   report.awk: a make lab arm's row (steady, recovery, residency, faults, probe costs, agings)"
+else
+	echo "FAIL report.awk differs from tests/fixtures/lab/adapt/row.expect:"
+	diff "$ad/row.expect" "$tmp/adapt-row.tsv" | sed 's/^/    /'
+	fails=$((fails + 1))
+fi
+awk -f "$lab/median.awk" -f "$top/tools/adapt/lab/goals.awk" "$ad/summary.tsv" >"$tmp/goals.txt"
+if cmp -s "$tmp/goals.txt" "$ad/goals.expect" && [ "$(grep -c '^goal met' "$tmp/goals.txt")" = 6 ]; then
+	echo "ok   goals.awk: make lab's seven goals on a recorded run (6 met, fits reads/s 0.924x not)"
+else
+	echo "FAIL goals.awk differs from tests/fixtures/lab/adapt/goals.expect:"
+	diff "$ad/goals.expect" "$tmp/goals.txt" | sed 's/^/    /'
+	fails=$((fails + 1))
+fi
+
 # lab.sh merge: two boots' runs as one table.  The fixtures' rows split in
 # two run directories (an arm's runs in both), merged: the same tables as
 # the rows in one file, the arms renumbered across the runs.

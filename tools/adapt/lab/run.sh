@@ -10,7 +10,8 @@
 # reader runs without the shim (COLD_SHIM=off) unless an arm says
 # otherwise.  Results go to $BUILD/lab/runs/adapt-NAME-KERNEL-DATE/
 # out/arms/*, the summary (report.awk) to summary.tsv there, its compact
-# table (table.awk) to table.md and stdout.
+# table (table.awk) to table.md and stdout, make lab's goals (goals.awk)
+# to goals.txt.
 # ARMS_MATCH=REGEX runs only the arms whose name matches (grep -E), to
 # keep one boot under LAB_TIMEOUT.  LAB_REPEAT=N (default 1) runs every
 # arm N times, round by round; the report then adds one row per arm over
@@ -40,6 +41,12 @@ report() {
 		first=0
 	done >"$rundir/summary.tsv"
 	awk -f "$here/table.awk" "$rundir/summary.tsv" | tee "$rundir/table.md"
+	# make lab's goals, when the run has its arms (goals.awk).
+	if grep -q -E '^nofit-random(\.r[0-9]+)?	' "$rundir/summary.tsv"; then
+		echo
+		awk -f "$top/tools/lab/median.awk" -f "$here/goals.awk" "$rundir/summary.tsv" |
+			tee "$rundir/goals.txt"
+	fi
 	grep -q -E '^[^	]*\.r[0-9]+	' "$rundir/summary.tsv" || return 0
 	lab=$top/tools/lab
 	awk -v col_start=recover_start_s -v col_mib=mib_after -f "$lab/median.awk" \
