@@ -22,3 +22,22 @@ wl_need_prog() {
 	command -v "$1" >/dev/null 2>&1 ||
 		die "$1 is missing from the lab image (tools/programs/module.mk builds it when its toolchain is there)"
 }
+
+# wl_java_pid CG: the pid of the (first) java process in memcg CG, or
+# nothing.
+wl_java_pid() {
+	local p
+	for p in $(cat "$CG_ROOT$1/cgroup.procs" 2>/dev/null); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = java ] && { echo "$p"; return 0; }
+	done
+	return 1
+}
+
+# wl_rr PID DIR OUT: the files under DIR that process PID maps, a line
+# "rr PATH" when one of its mappings of PATH carries MADV_RANDOM (VmFlags
+# rr), "- PATH" when none does, into OUT (the query table's rr_files).
+wl_rr() {
+	awk -v dir="$2/" '/^[0-9a-f]+-[0-9a-f]+ / { f = (index($NF, dir) == 1) ? $NF : "" }
+	     f != "" && /^VmFlags:/ { rr = / rr/ ? "rr" : "-"; if (!(f in s) || rr == "rr") s[f] = rr }
+	     END { for (f in s) print s[f], f }' "/proc/${1:-0}/smaps" 2>/dev/null | sort -k2 >"$3"
+}

@@ -115,14 +115,9 @@ wl_files() {
 # ("rr PATH" when any mapping of PATH has rr in VmFlags, else "- PATH").
 # The JVM is found in CG by its name (the launcher is a shell script).
 lucene_rr() {
-	local p jpid=
-	for p in $(cat "$CG_ROOT$1/cgroup.procs"); do
-		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = java ] && { jpid=$p; break; }
-	done
-	[ -n "$jpid" ] || echo "lucene: no java process in $1 to read smaps from" >&2
-	awk '/^[0-9a-f]+-[0-9a-f]+ / { f = ($NF ~ /^\/data\/idx\//) ? $NF : "" }
-	     f != "" && /^VmFlags:/ { rr = / rr/ ? "rr" : "-"; if (!(f in s) || rr == "rr") s[f] = rr }
-	     END { for (f in s) print s[f], f }' "/proc/${jpid:-0}/smaps" 2>/dev/null | sort -k2 >"$2"
+	local jpid
+	jpid=$(wl_java_pid "$1") || echo "lucene: no java process in $1 to read smaps from" >&2
+	wl_rr "$jpid" /data/idx "$2"
 }
 
 # wl_reader CG PRE...: the search for DURATION s (its rows and summary on

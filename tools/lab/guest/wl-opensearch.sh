@@ -15,7 +15,9 @@
 # plus OS_CACHE_PCT % of the index (a little below it), and searches for
 # DURATION s with OS_THREADS threads; the cold read (as the load workload)
 # starts COLD_AT s after the search does.  The client runs outside the
-# memcg.  Interface: wl-load.sh.
+# memcg.  Besides the arm's files: rr.txt and inspect.txt (5 s before the
+# cold read), shim.log (the shim's lines, level info).  Interface:
+# wl-load.sh.
 . /lab/wl-common.sh
 
 J=/lab/job
@@ -87,13 +89,26 @@ os_fail() {
 	return 1
 }
 
+# os_snapshot CG: 5 s before the cold read, into the arm's directory ($dir,
+# arm.sh's): rr.txt (which index files the node maps MADV_RANDOM, the
+# query table's rr_files) and inspect.txt (advshim inspect on the node:
+# what the shim decided and why, when it is loaded).
+os_snapshot() {
+	local jpid
+	jpid=$(wl_java_pid "$1") || { echo "opensearch: no java process in $1" >&2; return 0; }
+	wl_rr "$jpid" "$OS_HOME/data" "$dir/rr.txt"
+	advshim inspect "$jpid" >"$dir/inspect.txt" 2>&1
+}
+
 wl_reader() {
-	local cg=$1 t0 rc
+	local cg=$1 t0 rc spid
 	shift
 	t0=$(uptime_ms)
 	# The launcher's JVM is a child of the shell put into CG; PRE (the
 	# shim or not) reaches it through the environment.
-	(os_exports && in_cgroup "$cg" env "$@" "$J/app/advshim-opensearch" start "$OS_HOME") \
+	# ADVSHIM_LOG=info: the shim's decisions (the adaptive ones among
+	# them) in the node's console.log, kept as shim.log.
+	(os_exports && in_cgroup "$cg" env "$@" ADVSHIM_LOG=info "$J/app/advshim-opensearch" start "$OS_HOME") \
 		>/tmp/opensearch.start 2>&1 ||
 		os_fail "the node did not start: $(tail -n 3 /tmp/opensearch.start)" || return 1
 	say "opensearch: node up after $(( ($(uptime_ms) - t0) / 1000 )) guest s (pid port: $(tail -n 1 /tmp/opensearch.start))" >&2
@@ -105,8 +120,13 @@ wl_reader() {
 	size_memcg "$cg"
 	touch "$OS_MARK"
 	# The first 100 queries (the same in every arm: one seed) are hashed.
-	os search "$OS_HOME" --threads "$OS_THREADS" --duration "$DURATION" --hash-queries 100
+	os search "$OS_HOME" --threads "$OS_THREADS" --duration "$DURATION" --hash-queries 100 &
+	spid=$!
+	sleep $(( COLD_AT > 5 ? COLD_AT - 5 : 1 ))
+	os_snapshot "$cg"
+	wait "$spid"
 	rc=$?
+	grep -a '^advshim\[' "$OS_HOME/logs/console.log" >"$dir/shim.log" 2>/dev/null
 	# The measurement is over: the stop (the JVM's exit allocates) gets
 	# the room it needs instead of the memcg's OOM killer.
 	echo max >"$CG_ROOT$cg/memory.max" 2>/dev/null
