@@ -105,10 +105,16 @@ qps_report() {
 				"$d/arm.env" "$d/samples.tsv" "$d/load.tsv" "${rr[@]}"
 		done
 	} >"$run/qps-runs.tsv"
-	awk -f "$LAB_SRC/median.awk" -f "$LAB_SRC/qps-repeat.awk" "$run/qps-runs.tsv" >"$run/qps.tsv"
+	qps_over_runs "$run" "before: 15 s up to the cold read, after: from its end; median (min-max) over the runs"
+}
+
+# qps_over_runs DIR WHAT: DIR/qps-runs.tsv over the runs (qps-repeat.awk)
+# into DIR/qps.tsv, printed as a table headed by WHAT.
+qps_over_runs() {
+	awk -f "$LAB_SRC/median.awk" -f "$LAB_SRC/qps-repeat.awk" "$1/qps-runs.tsv" >"$1/qps.tsv"
 	echo
-	echo "== the report's columns (qps.tsv; before: 15 s up to the cold read, after: from its end; median (min-max) over the runs)"
-	column -t -s "$(printf '\t')" "$run/qps.tsv" 2>/dev/null || cat "$run/qps.tsv"
+	echo "== the report's columns (qps.tsv; $2)"
+	column -t -s "$(printf '\t')" "$1/qps.tsv" 2>/dev/null || cat "$1/qps.tsv"
 }
 
 # exp_merge OUT RUNDIR...: the runs of several boots as one table: their
@@ -135,10 +141,7 @@ exp_merge() {
 		files+=("$d/qps-runs.tsv")
 	done
 	renumber_runs "${files[@]}" >"$out/qps-runs.tsv"
-	awk -f "$LAB_SRC/median.awk" -f "$LAB_SRC/qps-repeat.awk" "$out/qps-runs.tsv" >"$out/qps.tsv"
-	echo
-	echo "== the report's columns over the merged runs (qps.tsv)"
-	column -t -s "$(printf '\t')" "$out/qps.tsv" 2>/dev/null || cat "$out/qps.tsv"
+	qps_over_runs "$out" "over the merged runs"
 }
 
 # renumber_runs TSV...: the rows of per-run tables (a header, then one row
