@@ -26,7 +26,7 @@
 #   LRU_GEN=y|n                 MGLRU on or off for this arm (default y)
 #   WATCH=off|dry|live          advshim-watch on the memcg (default off)
 #   WATCH_ARGS                  more advshim-watch options (commas for
-#                               spaces: --persist,2,--cooldown-ms,0)
+#                               spaces: --min-turnover-pct,100,--log-decisions)
 #   BYSTANDER=1                 also keep a cached file in memcg
 #                               /lab-bystander and record its lru_gen
 #   CAPTURE_AT=S                when to copy the kernel's lru_gen text
@@ -41,7 +41,10 @@
 # Writes /out/arms/NAME/: samples.tsv, load.tsv, cold.tsv, watch.log,
 # lru_gen.log (the memcg's generations every 5 s), memory.stat (at the
 # end), capture/ (lru_gen, lru_gen_full and memory.stat twice, a second
-# apart, at CAPTURE_AT), arm.env (the settings and the event times).
+# apart, at CAPTURE_AT), arm.env (the settings and the event times), and
+# unless SAMPLE_EXTRA=0 what guest/record.sh records for the watcher's
+# replay (frames.txt: lru_gen_full every second; rr.before, rr.after,
+# resid.tsv: the RANDOM-mapped files and their residency).
 . /lab/common.sh
 
 name=${1:?usage: arm.sh NAME}
@@ -49,6 +52,7 @@ name=${1:?usage: arm.sh NAME}
 : "${COLD_SHIM:=$SHIM}" "${WATCH_ARGS:=}" "${BYSTANDER:=0}" "${WORKLOAD:=load}"
 [ -f "/lab/wl-$WORKLOAD.sh" ] || die "no workload '$WORKLOAD' (/lab/wl-$WORKLOAD.sh)"
 . "/lab/wl-$WORKLOAD.sh"
+. /lab/record.sh
 if [ -n "${SAMPLE_HOOK:-}" ]; then
 	[ -f "$SAMPLE_HOOK" ] || die "sampler hook $SAMPLE_HOOK not found"
 	. "$SAMPLE_HOOK"
@@ -162,6 +166,7 @@ t0=$(uptime_ms)
 		# run (the stall, if it lasts): fixtures for the parser tests.
 		[ "$tick" = "$capture_at" ] && capture 1
 		[ "$tick" = "$((capture_at + 1))" ] && capture 2
+		[ "${SAMPLE_EXTRA:-1}" = 1 ] && rec_tick "$tick"
 		r=$(tail -n 1 "$dir/load.tsv" | awk -F'\t' '$1 ~ /^[0-9]+$/ { print $5 }')
 		g=$(lru_gen_of "$cg")
 		b=-
@@ -199,8 +204,10 @@ cend=$(awk -F'\t' '$1 == "end" { e = $3 } END { print e }' "$dir/cold.tsv")
 	echo "watch_args=$WATCH_ARGS"
 	echo "switch=${SWITCH:-} cold_via=${COLD_VIA:-mmap} cold_loops=${COLD_LOOPS:-2} cold_args=${COLD_ARGS:-}"
 	echo "vec_mb=$VEC_MB cold_mb=$COLD_MB memcg_mb=$MEMCG_MB threads=$THREADS theta=$THETA"
+	echo "memcg=$cg kernel=$(uname -r)"
 	echo "duration=$DURATION cold_at=$COLD_AT"
 	echo "sampler_offset_ms=$(( ${l0:-$t0} - t0 ))"
+	echo "reader_mono_ms=${l0:-$t0}"
 	[ -n "$cstart" ] && echo "cold_start_ms=$(( cstart - ${l0:-$t0} ))"
 	[ -n "$cend" ] && echo "cold_end_ms=$(( cend - ${l0:-$t0} ))"
 	[ -n "$watch_t0" ] && echo "watch_offset_ms=$(( watch_t0 - ${l0:-$t0} ))"
