@@ -257,7 +257,7 @@ Test(verdict, each_kind_of_process)
 	m.stall.out.thrashing = true;
 	m.stall.out.verdict = DET_AGE;
 	cr_assert_eq(doc_verdict(&d, &p), DOC_V_STALLED);
-	m.stall.out.verdict = DET_NOTHING_STUCK;	/* does not fit: no fold helps */
+	m.stall.out.verdict = DET_NOTHING_EXPOSED;	/* does not fit: no fold helps */
 	cr_assert_eq(doc_verdict(&d, &p), DOC_V_EXPOSED);
 	m.watched = true;
 	cr_assert_eq(doc_verdict(&d, &p), DOC_V_WATCHER);

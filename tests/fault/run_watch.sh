@@ -54,14 +54,11 @@ play() {
 		mkdir -p "$D" && : >"$D/writes" && : >"$D/watch.log"
 		return
 	fi
-	# 6.6-6.13 count MADV_RANDOM refaults as activations; later kernels
-	# do not (KERNEL-NOTES 1), and the detector uses them there.
-	case $kernel in 6.1[0-3]|6.[6-9]) act=20000 ;; *) act=0 ;; esac
 	D=$T/$name
 	mkdir -p "$D"
 	: >"$D/writes"
-	printf '0 add 1 /\n0 healthy 1 100 100\n0 add 42 /system.slice/opensearch.service\n0 thrash 42 20000 %s 0\n%s end\n' \
-		"$act" "$steps" >"$D/timeline"
+	printf '0 add 1 /\n0 healthy 1 100 100\n0 add 42 /system.slice/opensearch.service\n0 thrash 42 20000 20000 0\n%s end\n' \
+		"$steps" >"$D/timeline"
 	"$P" "$D" "$D/timeline" 100 "$kernel" 2>"$D/player.err" &
 	PLAYER_PID=$!
 	i=0
@@ -69,7 +66,7 @@ play() {
 	env WATCHFAULT_LOG="$D/writes" "$@" LD_PRELOAD="$F" \
 		"$W" --debugfs-root "$D/debugfs" --sysfs-root "$D/sys" \
 		--cgroup-root "$D/cg" --kernel "$kernel" --log-format json \
-		--interval-ms 300 --persist 3 >"$D/watch.log" 2>"$D/watch.err" &
+		--interval-ms 300 >"$D/watch.log" 2>"$D/watch.err" &
 	WATCH_PID=$!
 	wait "$PLAYER_PID"
 	PLAYER_PID=

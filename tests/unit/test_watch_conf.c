@@ -17,10 +17,12 @@ Test(watch_conf, no_group_gives_defaults)
 					     "p.conf", &c, &err), 0);
 	cr_assert_not(c.from_file);
 	cr_assert_eq(c.interval_ms, 1000);
-	cr_assert_eq(c.det.persist, 3);
-	cr_assert_eq(c.det.cooldown_ms, 10000);
-	cr_assert_eq(c.det.min_spacing_ms, 2000);
-	cr_assert_float_eq(c.det.max_youngest_growth_pct, 0.25, 1e-9);
+	cr_assert_float_eq(c.det.min_turnover_pct, 50, 1e-9);
+	cr_assert_float_eq(c.det.min_refault_pct, 50, 1e-9);
+	cr_assert_float_eq(c.det.min_exposed_pct, 2, 1e-9);
+	cr_assert_float_eq(c.det.max_inflow_pct, 10, 1e-9);
+	cr_assert_eq(c.det.max_agings_per_min, 8);
+	cr_assert_not(c.log_decisions);
 	cr_assert_eq(c.nr_cgroups, 0);
 	cr_assert_not(c.dry_run);
 	watch_conf_free(&c);
@@ -33,16 +35,14 @@ Test(watch_conf, full_group)
 		"rules = ( { match = [ \"**\" ]; } );\n"
 		"watch = {\n"
 		"  interval_ms = 500;\n"
-		"  persist = 2;\n"
-		"  cooldown_ms = 0;\n"
 		"  dry_run = true;\n"
+		"  log_decisions = true;\n"
 		"  cgroups = [ \"/system.slice/opensearch.service\", \"/a b\" ];\n"
-		"  min_refaults_per_s = 1000;\n"
-		"  max_activations_pct = 2.5;\n"
+		"  min_turnover_pct = 100;\n"
+		"  min_refault_pct = 75.5;\n"
 		"  max_agings_per_min = 10;\n"
-		"  max_steps = 3;\n"
-		"  min_age_spacing_ms = 5000;\n"
-		"  max_youngest_growth_pct = 1;\n"
+		"  min_exposed_pct = 5;\n"
+		"  max_inflow_pct = 1;\n"
 		"};\n";
 	struct watch_conf c;
 	struct policy_error err;
@@ -54,24 +54,22 @@ Test(watch_conf, full_group)
 		     "%s:%d: %s", err.file, err.line, err.msg);
 	cr_assert(c.from_file);
 	cr_assert_eq(c.interval_ms, 500);
-	cr_assert_eq(c.det.persist, 2);
-	cr_assert_eq(c.det.cooldown_ms, 0);
 	cr_assert(c.dry_run);
+	cr_assert(c.log_decisions);
 	cr_assert_eq(c.nr_cgroups, 2);
 	cr_assert_str_eq(c.cgroups[1], "/a b");
-	cr_assert_float_eq(c.det.min_refaults_per_s, 1000.0, 1e-9);
-	cr_assert_float_eq(c.det.max_activations_pct, 2.5, 1e-9);
+	cr_assert_float_eq(c.det.min_turnover_pct, 100.0, 1e-9);
+	cr_assert_float_eq(c.det.min_refault_pct, 75.5, 1e-9);
 	cr_assert_eq(c.det.max_agings_per_min, 10);
-	cr_assert_eq(c.det.max_steps, 3);
-	cr_assert_eq(c.det.min_spacing_ms, 5000);
-	cr_assert_float_eq(c.det.max_youngest_growth_pct, 1.0, 1e-9);
+	cr_assert_float_eq(c.det.min_exposed_pct, 5.0, 1e-9);
+	cr_assert_float_eq(c.det.max_inflow_pct, 1.0, 1e-9);
 	f = open_memstream(&out, &len);
 	watch_conf_print(&c, f);
 	fclose(f);
 	cr_assert(strstr(out, "interval_ms = 500;"));
 	cr_assert(strstr(out, "\"/a b\""));
-	cr_assert(strstr(out, "min_age_spacing_ms = 5000;"));
-	cr_assert(strstr(out, "max_youngest_growth_pct = 1;"));
+	cr_assert(strstr(out, "min_refault_pct = 75.5;"));
+	cr_assert(strstr(out, "log_decisions = true;"));
 	free(out);
 	watch_conf_free(&c);
 }
@@ -94,24 +92,28 @@ static void expect_error(const char *text, int line, const char *needle)
 Test(watch_conf, errors_say_file_and_line)
 {
 	expect_error("watch = {\n  interval_ms = 0;\n};\n", 2, "interval_ms");
-	expect_error("watch = {\n\n  persist = 0;\n};\n", 3, "persist");
-	expect_error("watch = { max_steps = 0; };\n", 1, "max_steps");
+	expect_error("watch = {\n\n  min_turnover_pct = 0;\n};\n", 3,
+		     "min_turnover_pct");
+	expect_error("watch = { max_agings_per_min = 0; };\n", 1,
+		     "max_agings_per_min");
 	expect_error("watch = {\n  intervl_ms = 10;\n};\n", 2, "unknown key");
 	expect_error("watch = {\n  dry_run = 1;\n};\n", 2, "true or false");
-	expect_error("watch = {\n  persist = \"3\";\n};\n", 2, "integer");
-	expect_error("watch = {\n  min_refaults_per_s = -1;\n};\n", 2,
+	expect_error("watch = {\n  max_agings_per_min = \"3\";\n};\n", 2,
+		     "integer");
+	expect_error("watch = {\n  min_refault_pct = -1;\n};\n", 2,
 		     "out of range");
-	expect_error("watch = {\n  max_activations_pct = 101;\n};\n", 2,
+	expect_error("watch = {\n  min_refault_pct = 101;\n};\n", 2,
 		     "out of range");
+	expect_error("watch = {\n  persist = 3;\n};\n", 2, "unknown key");
 	expect_error("watch = {\n  cgroups = [ \"system.slice\" ];\n};\n", 2,
 		     "must start with '/'");
 	expect_error("watch = {\n  cgroups = \"/a\";\n};\n", 2, "list");
-	expect_error("watch = {\n  min_age_spacing_ms = -1;\n};\n", 2,
+	expect_error("watch = {\n  max_inflow_pct = -1;\n};\n", 2,
 		     "out of range");
-	expect_error("watch = {\n  max_youngest_growth_pct = 101;\n};\n", 2,
+	expect_error("watch = {\n  min_exposed_pct = 101;\n};\n", 2,
 		     "out of range");
 	expect_error("watch = 3;\n", 1, "group");
-	expect_error("watch = {\n  persist = ;\n};\n", 2, "syntax");
+	expect_error("watch = {\n  max_inflow_pct = ;\n};\n", 2, "syntax");
 }
 
 Test(watch_conf, file_loading)

@@ -20,20 +20,23 @@
 
 #define MAXM 4
 
+/*
+ * One memcg of the fake, on node 0, with four generations max_seq - 3 ..
+ * max_seq (so the file min_seq F is max_seq - 3 and every aging step moves
+ * it, restarting F's counters as the kernel does).
+ */
 struct fmemcg {
 	int alive;
 	unsigned long long id;
 	char path[64];
 	unsigned long max_seq, age;
-	unsigned long long refaults, activations;
 	int aging;		/* the kernel ages it by itself */
+	unsigned long file[4];	/* file pages of F .. max_seq */
+	unsigned long evicted, refaulted;	/* on F's row */
+	unsigned long inflow;	/* pages added to max_seq per second */
+	unsigned long promote;	/* pages each aging walk moves from F into
+				 * the new youngest generation */
 };
-
-/*
- * 6.6-6.13 count MADV_RANDOM refaults as activations (the lab's 6.12
- * shows activate/s == refault/s); 6.14+ and 6.1 leave them at ~0.
- */
-static int activations_follow_refaults;
 
 struct fake {
 	struct fmemcg m[MAXM];
@@ -41,7 +44,8 @@ struct fake {
 	int seq_exact;		/* 6.1-6.13 write rules */
 	int force_errno;	/* every write fails with this */
 	int eexist_advance;	/* EEXIST after advancing (other walker) */
-	int noop_writes;	/* accept writes but never age */
+	int noop_writes;	/* accept writes but never age (1: valid ones,
+				 * 2: every one) */
 	int lockdown;		/* lru_gen unreadable + unwritable */
 	int garble_read;	/* lru_gen read number that is garbled */
 	int mutate_read;	/* before this lru_gen read, run mutate */
@@ -49,8 +53,19 @@ struct fake {
 	int reads;
 	char writes[16][128];
 	int nr_writes;
-	char buf[8192], statbuf[256];
+	char buf[8192];
 };
+
+/* A memcg whose whole working set is recycled through F. */
+static struct fmemcg thrasher(unsigned long long id, const char *path,
+			      unsigned long max_seq)
+{
+	struct fmemcg m = { 1, id, "", max_seq, 1000, 0,
+			    { 10000, 2000, 2000, 10000 }, 0, 0, 0, 0 };
+
+	snprintf(m.path, sizeof(m.path), "%s", path);
+	return m;
+}
 
 static int render(struct fake *f, char *out, size_t size, bool full)
 {
@@ -59,7 +74,7 @@ static int render(struct fake *f, char *out, size_t size, bool full)
 
 	for (i = 0; i < MAXM; i++) {
 		struct fmemcg *m = &f->m[i];
-		unsigned long s;
+		unsigned long s, k;
 
 		if (!m->alive)
 			continue;
@@ -67,17 +82,17 @@ static int render(struct fake *f, char *out, size_t size, bool full)
 					f->seq_exact ? "memcg %5llu %s\n node %5d\n" :
 					"memcg %llu %s\n node %5d\n", m->id, m->path, 0);
 		for (s = m->max_seq - 3; s <= m->max_seq; s++) {
+			k = s - (m->max_seq - 3);
 			off += (size_t)snprintf(out + off, size - off,
 						" %10lu %10lu %10lu  %10lu \n", s,
 						m->age + (m->max_seq - s) * 1000, 5ul,
-						100ul);
+						m->file[k]);
 			if (full)
 				off += (size_t)snprintf(out + off, size - off,
 					"            %10d %10lur %10lue %10lup %10lur %10lue %10lup\n",
 					0, 0ul, 0ul, 0ul,
-					s == m->max_seq - 3 ? (unsigned long)m->refaults : 0ul,
-					s == m->max_seq - 3 ? (unsigned long)m->refaults + 10 : 0ul,
-					0ul);
+					k ? 0ul : m->refaulted,
+					k ? 0ul : m->evicted, 0ul);
 		}
 	}
 	return (int)off;
@@ -87,20 +102,18 @@ static int f_read(void *ctx, bool full, const char **buf, size_t *len)
 {
 	struct fake *f = ctx;
 
-	if (!full) {
-		f->reads++;
-		if (f->mutate && f->reads == f->mutate_read)
-			f->mutate(f);
-		if (f->lockdown) {
-			errno = EPERM;
-			return -1;
-		}
-		if (f->reads == f->garble_read) {
-			strcpy(f->buf, "memcg     5 /a\n node     0\n   zzz\n");
-			*buf = f->buf;
-			*len = strlen(f->buf);
-			return 0;
-		}
+	f->reads++;
+	if (f->mutate && f->reads == f->mutate_read)
+		f->mutate(f);
+	if (f->lockdown && !full) {
+		errno = EPERM;
+		return -1;
+	}
+	if (f->reads == f->garble_read) {
+		strcpy(f->buf, "memcg     5 /a\n node     0\n   zzz\n");
+		*buf = f->buf;
+		*len = strlen(f->buf);
+		return 0;
 	}
 	*len = (size_t)render(f, f->buf, sizeof(f->buf), full);
 	*buf = f->buf;
@@ -117,6 +130,19 @@ static struct fmemcg *by_id(struct fake *f, unsigned long long id)
 	return NULL;
 }
 
+/* One step of aging: F folds into F + 1, a new empty youngest. */
+static void inc_max_seq(struct fmemcg *m)
+{
+	m->file[1] += m->file[0];
+	memmove(m->file, m->file + 1, 3 * sizeof(m->file[0]));
+	m->file[3] = m->file[0] < m->promote ? m->file[0] : m->promote;
+	m->file[0] -= m->file[3];
+	m->max_seq++;
+	m->age = 0;
+	m->evicted = 0;
+	m->refaulted = 0;
+}
+
 /* One command, as run_aging() on the fake's kernel version. */
 static int f_one(struct fake *f, const char *cmd)
 {
@@ -130,22 +156,21 @@ static int f_one(struct fake *f, const char *cmd)
 		return -1;
 	}
 	m = by_id(f, id);
-	if (f->force_errno == EEXIST && f->eexist_advance && m) {
-		m->max_seq++;
-		m->age = 0;
-	}
+	if (f->force_errno == EEXIST && f->eexist_advance && m)
+		inc_max_seq(m);
 	if (f->force_errno) {
 		errno = f->force_errno;
 		return -1;
 	}
+	if (f->noop_writes == 2)
+		return 0;
 	if (!m || nid != 0 || seq > m->max_seq) {
 		errno = EINVAL;
 		return -1;
 	}
 	if (f->noop_writes || (f->seq_exact && seq < m->max_seq))
 		return 0;
-	m->max_seq++;
-	m->age = 0;
+	inc_max_seq(m);
 	return 0;
 }
 
@@ -171,26 +196,6 @@ static int f_write(void *ctx, const char *cmd, size_t len)
 	return 0;
 }
 
-static int f_memstat(void *ctx, const char *path, const char **buf,
-		     size_t *len)
-{
-	struct fake *f = ctx;
-	int i;
-
-	for (i = 0; i < MAXM; i++) {
-		if (!f->m[i].alive || strcmp(f->m[i].path, path))
-			continue;
-		*len = (size_t)snprintf(f->statbuf, sizeof(f->statbuf),
-					"workingset_refault_file %llu\n"
-					"workingset_activate_file %llu\n",
-					f->m[i].refaults, f->m[i].activations);
-		*buf = f->statbuf;
-		return 0;
-	}
-	errno = ENOENT;
-	return -1;
-}
-
 static int f_enabled(void *ctx)
 {
 	return ((struct fake *)ctx)->enabled;
@@ -201,7 +206,12 @@ static const char *f_lockdown(void *ctx)
 	return ((struct fake *)ctx)->lockdown ? "integrity" : NULL;
 }
 
-/* One second of the world: thrashing memcgs refault, aging ones age. */
+/*
+ * One second of the world.  A memcg the kernel ages itself moves max_seq
+ * every second and what it evicts rarely comes back; any other memcg
+ * evicts twice F's pages a second and 90% of them refault (its working
+ * set recycles through F), while a reader may add pages at the top.
+ */
 static void advance(struct fake *f)
 {
 	int i;
@@ -212,15 +222,15 @@ static void advance(struct fake *f)
 		if (!m->alive)
 			continue;
 		if (m->aging) {
-			m->max_seq++;
+			inc_max_seq(m);
 			m->age = 10;
-			m->refaults += 50000;
-			m->activations += 40000;
+			m->evicted += 50000;
+			m->refaulted += 5000;
 		} else {
 			m->age += 1000;
-			m->refaults += 20000;
-			if (activations_follow_refaults)
-				m->activations += 20000;
+			m->evicted += 20000;
+			m->refaulted += 18000;
+			m->file[3] += m->inflow;
 		}
 	}
 }
@@ -236,8 +246,8 @@ struct rig {
 
 static void rig_init(struct rig *r, const char *kernel, bool dry)
 {
-	struct watch_io io = { f_read, f_write, f_memstat, f_enabled,
-			       f_lockdown, &r->f };
+	struct watch_io io = { f_read, f_write, f_enabled, f_lockdown,
+			       &r->f, NULL };
 	struct watch_conf c;
 	struct kver_rules rules;
 	struct kver v;
@@ -247,10 +257,10 @@ static void rig_init(struct rig *r, const char *kernel, bool dry)
 	kver_rules_for(&v, &rules);
 	r->f.enabled = 1;
 	r->f.seq_exact = rules.seq_exact;
-	activations_follow_refaults = !rules.activations_meaningful;
-	r->f.m[0] = (struct fmemcg){ 1, 5, "/a", 7, 1000, 0, 0, 0 };
+	r->f.m[0] = thrasher(5, "/a", 7);
 	/* the root memcg is always there, and busy but healthy */
-	r->f.m[3] = (struct fmemcg){ 1, 1, "/", 40, 10, 0, 0, 1 };
+	r->f.m[3] = thrasher(1, "/", 40);
+	r->f.m[3].aging = 1;
 	watch_conf_defaults(&c);
 	c.dry_run = dry;
 	r->log.f = open_memstream(&r->logbuf, &r->loglen);
@@ -282,18 +292,21 @@ static const struct watch_counts *counts(struct rig *r)
 }
 
 #define BURST7 "+ 5 0 7;+ 5 0 8;+ 5 0 9;+ 5 0 10"
+#define BURST11 "+ 5 0 11;+ 5 0 12;+ 5 0 13;+ 5 0 14"
 
 /*
- * The fake's youngest generation holds a quarter of the file pages: the
- * detector asks for the burst that folds it into the oldest generation,
- * four commands in one write.
+ * /a evicts F round with 90% refaults and its youngest generation holds
+ * the most pages above F: on the second look (the first has nothing to
+ * compare the growth above F with) the detector asks for the burst that
+ * folds the youngest generation into F, four commands in one write.
  */
 Test(daemon, thrash_is_aged_with_the_exact_command_and_verified)
 {
 	struct rig r;
 
 	rig_init(&r, "6.12", false);
-	rig_ticks(&r, 5);	/* prime, rate, 3 thrash -> age at tick 4 */
+	r.f.m[0].promote = 2000;
+	rig_ticks(&r, 2);
 	cr_assert_eq(r.f.nr_writes, 1, "%s", r.logbuf);
 	cr_assert_str_eq(r.f.writes[0], BURST7);
 	cr_assert_eq(counts(&r)->age, 1);
@@ -301,35 +314,74 @@ Test(daemon, thrash_is_aged_with_the_exact_command_and_verified)
 			 "\"node\":0,\"max_seq\":11"), "%s", r.logbuf);
 	cr_assert(strstr(r.logbuf, "\"cmd\":\"" BURST7 "\""));
 	cr_assert(strstr(r.logbuf, "max_seq 7 -> 11"), "%s", r.logbuf);
-	/* then it waits for the oldest generation to drain: no more writes */
-	rig_ticks(&r, 2);
-	cr_assert_eq(r.f.nr_writes, 1, "%s", r.logbuf);
-	cr_assert(strstr(r.logbuf, "\"msg\":\"draining\""), "%s", r.logbuf);
+	cr_assert(strstr(r.logbuf, "\"verdict\":\"age\""), "%s", r.logbuf);
 	/*
-	 * The fake's oldest generation never shrinks (as on 7.x, where
-	 * refaults land in it): after persist intervals the drain counts as
-	 * stalled, and the pages still stuck are folded again.
+	 * The fake keeps thrashing and its aging walks put pages above F
+	 * again: F moved, so its counters start again, and the new F is
+	 * judged over one more interval before the next burst; then the cap
+	 * (8 steps a minute) stops it.
 	 */
 	rig_ticks(&r, 1);
+	cr_assert_eq(r.f.nr_writes, 1, "%s", r.logbuf);
+	rig_ticks(&r, 1);
 	cr_assert_eq(r.f.nr_writes, 2, "%s", r.logbuf);
-	cr_assert(strstr(r.logbuf, "stopped draining"), "%s", r.logbuf);
+	cr_assert_str_eq(r.f.writes[1], BURST11);
+	rig_ticks(&r, 20);
+	cr_assert_eq(r.f.nr_writes, 2, "%s", r.logbuf);
+	cr_assert(strstr(r.logbuf, "\"verdict\":\"rate_limited\""), "%s",
+		  r.logbuf);
+	rig_ticks(&r, 36);
+	cr_assert_eq(r.f.nr_writes, 2, "%s", r.logbuf);
+	rig_ticks(&r, 2);
+	cr_assert_eq(r.f.nr_writes, 3, "a minute after the first: %s",
+		     r.logbuf);
 	rig_fini(&r);
 }
 
-/* A daemon limited to one step per write gets the burst interval by
- * interval. */
-Test(daemon, max_burst_1_steps_once_per_interval)
+/* The exposed pages in F + 1: two steps fold them into F. */
+Test(daemon, burst_folds_up_to_the_exposed_generation)
 {
 	struct rig r;
-	struct watch_conf c;
 
 	rig_init(&r, "6.12", false);
-	watch_conf_defaults(&c);
-	c.det.max_burst = 1;
-	cr_assert_eq(watch_set_conf(r.w, &c), 0);
-	rig_ticks(&r, 5);
+	r.f.m[0].file[1] = 8000;
+	r.f.m[0].file[2] = 0;
+	r.f.m[0].file[3] = 0;
+	rig_ticks(&r, 2);
 	cr_assert_eq(r.f.nr_writes, 1, "%s", r.logbuf);
-	cr_assert_str_eq(r.f.writes[0], "+ 5 0 7");
+	cr_assert_str_eq(r.f.writes[0], "+ 5 0 7;+ 5 0 8");
+	rig_fini(&r);
+}
+
+/* Every page in F: a working set that does not fit; aging cannot help. */
+Test(daemon, nothing_exposed_is_thrash_without_a_write)
+{
+	struct rig r;
+
+	rig_init(&r, "6.12", false);
+	r.f.m[0].file[0] = 24000;
+	r.f.m[0].file[1] = r.f.m[0].file[2] = r.f.m[0].file[3] = 100;
+	rig_ticks(&r, 10);
+	cr_assert_eq(r.f.nr_writes, 0, "%s", r.logbuf);
+	cr_assert_geq(counts(&r)->thrash, 1);
+	cr_assert(strstr(r.logbuf, "\"verdict\":\"nothing_exposed\""), "%s",
+		  r.logbuf);
+	rig_fini(&r);
+}
+
+/* A reader still adding pages above F: wait until it stops. */
+Test(daemon, inflow_waits_for_the_reader_to_stop)
+{
+	struct rig r;
+
+	rig_init(&r, "6.12", false);
+	r.f.m[0].inflow = 5000;		/* 25% of each second's evictions */
+	rig_ticks(&r, 6);
+	cr_assert_eq(r.f.nr_writes, 0, "%s", r.logbuf);
+	cr_assert(strstr(r.logbuf, "\"verdict\":\"inflow\""), "%s", r.logbuf);
+	r.f.m[0].inflow = 0;
+	rig_ticks(&r, 2);
+	cr_assert_eq(r.f.nr_writes, 1, "%s", r.logbuf);
 	rig_fini(&r);
 }
 
@@ -342,6 +394,28 @@ Test(daemon, healthy_busy_memcg_gets_no_write)
 	rig_ticks(&r, 12);
 	cr_assert_eq(r.f.nr_writes, 0);
 	cr_assert_eq(counts(&r)->thrash, 0);
+	rig_fini(&r);
+}
+
+/* With log_decisions every lruvec's verdict is logged at every tick. */
+Test(daemon, log_decisions_logs_every_verdict)
+{
+	struct rig r;
+	struct watch_conf c;
+
+	rig_init(&r, "6.12", true);
+	watch_conf_defaults(&c);
+	c.dry_run = true;
+	c.log_decisions = true;
+	cr_assert_eq(watch_set_conf(r.w, &c), 0);
+	r.f.m[0].aging = 1;
+	rig_ticks(&r, 3);
+	cr_assert(strstr(r.logbuf, "\"event\":\"decision\",\"memcg\":\"/a\""),
+		  "%s", r.logbuf);
+	cr_assert(strstr(r.logbuf, "\"verdict\":\"not_refaulting\""), "%s",
+		  r.logbuf);
+	cr_assert(strstr(r.logbuf, "\"evicted\":50000,\"refaulted\":5000"),
+		  "%s", r.logbuf);
 	rig_fini(&r);
 }
 
@@ -363,7 +437,7 @@ static void reuse_id(struct fake *f)
 {
 	/* /a dies; a new cgroup /b gets its private 16-bit ID */
 	f->m[0].alive = 0;
-	f->m[1] = (struct fmemcg){ 1, 5, "/b", 3, 10, 0, 0, 0 };
+	f->m[1] = thrasher(5, "/b", 3);
 }
 
 Test(daemon, reused_id_is_never_written)
@@ -372,12 +446,12 @@ Test(daemon, reused_id_is_never_written)
 
 	rig_init(&r, "6.12", false);
 	r.f.mutate = reuse_id;
-	r.f.mutate_read = 5;	/* the re-read right before the first write */
-	rig_ticks(&r, 6);
+	r.f.mutate_read = 4;	/* the re-read right before the first write */
+	rig_ticks(&r, 2);
 	cr_assert_eq(r.f.nr_writes, 0, "%s", r.logbuf);
 	cr_assert_geq(counts(&r)->vanished, 1);
 	/* /b thrashes on its own later: it is aged under its own path */
-	rig_ticks(&r, 3);
+	rig_ticks(&r, 2);
 	cr_assert_geq(r.f.nr_writes, 1, "%s", r.logbuf);
 	cr_assert_str_eq(r.f.writes[0], "+ 5 0 3;+ 5 0 4;+ 5 0 5;+ 5 0 6");
 	cr_assert(strstr(r.logbuf, "\"event\":\"age\",\"memcg\":\"/b\""));
@@ -396,8 +470,8 @@ Test(daemon, recreated_path_is_not_written_in_the_same_interval)
 
 	rig_init(&r, "6.12", false);
 	r.f.mutate = recreate_same_path;
-	r.f.mutate_read = 5;
-	rig_ticks(&r, 6);
+	r.f.mutate_read = 4;
+	rig_ticks(&r, 2);
 	cr_assert_eq(r.f.nr_writes, 0);
 	cr_assert(strstr(r.logbuf, "recreated"), "%s", r.logbuf);
 	rig_fini(&r);
@@ -498,8 +572,8 @@ Test(daemon, garbled_reread_means_no_write)
 	struct rig r;
 
 	rig_init(&r, "6.12", false);
-	r.f.garble_read = 5;
-	rig_ticks(&r, 4);
+	r.f.garble_read = 4;
+	rig_ticks(&r, 2);
 	cr_assert_eq(r.f.nr_writes, 0);
 	cr_assert(strstr(r.logbuf, "garbled at line 3"), "%s", r.logbuf);
 	rig_fini(&r);
@@ -508,23 +582,19 @@ Test(daemon, garbled_reread_means_no_write)
 Test(daemon, accepted_write_without_advance_is_a_failure)
 {
 	struct rig r;
-	struct watch_conf c;
 
-	/* one step: accepted, but max_seq stays (a walk that lost a race) */
+	/* every command accepted, max_seq stays (a walk that lost a race) */
 	rig_init(&r, "6.12", false);
-	watch_conf_defaults(&c);
-	c.det.max_burst = 1;
-	cr_assert_eq(watch_set_conf(r.w, &c), 0);
-	r.f.noop_writes = 1;
-	rig_ticks(&r, 6);
+	r.f.noop_writes = 2;
+	rig_ticks(&r, 3);
 	cr_assert_geq(r.f.nr_writes, 1);
 	cr_assert_eq(counts(&r)->age, 0);
 	cr_assert(strstr(r.logbuf, "did not advance"), "%s", r.logbuf);
 	rig_fini(&r);
-	/* a burst: the next command's seq is then too new, EINVAL */
+	/* the first accepted: the next command's seq is too new, EINVAL */
 	rig_init(&r, "6.12", false);
 	r.f.noop_writes = 1;
-	rig_ticks(&r, 6);
+	rig_ticks(&r, 3);
 	cr_assert_geq(r.f.nr_writes, 1);
 	cr_assert_eq(counts(&r)->age, 0);
 	cr_assert(strstr(r.logbuf, "the kernel rejected the command"), "%s",
@@ -553,7 +623,7 @@ Test(daemon, metrics_text)
 	FILE *f;
 
 	rig_init(&r, "6.12", false);
-	r.f.m[0] = (struct fmemcg){ 1, 5, "/a \"q\"", 7, 1000, 0, 0, 0 };
+	r.f.m[0] = thrasher(5, "/a \"q\"", 7);
 	rig_ticks(&r, 6);
 	f = open_memstream(&buf, &len);
 	cr_assert_eq(watch_write_metrics(r.w, f), 0);

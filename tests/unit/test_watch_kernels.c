@@ -212,16 +212,14 @@ Test(kernels, rule_table_matches_the_kernel)
 
 /* One lab snapshot as watch.c samples it. */
 static void sample_of(const char *ser, const char *arm, int k,
-		      struct det_sample *s, uint64_t *refault,
-		      uint64_t *activate)
+		      struct det_sample *s)
 {
 	struct lrugen_snap snap;
 	const struct lrugen_node *n;
-	struct memstat ms;
 	char name[64], path[64], *buf, *line;
 	unsigned long long t = 0;
 	size_t len;
-	int i, nr;
+	int nr;
 
 	snprintf(name, sizeof(name), "%s/lru_gen_full.%d", arm, k);
 	parse_real(ser, name, &snap);
@@ -229,21 +227,10 @@ static void sample_of(const char *ser, const char *arm, int k,
 	n = node0(&snap, path);
 	memset(s, 0, sizeof(*s));
 	s->max_seq = lrugen_max_seq(n);
-	s->youngest_age_ms = lrugen_youngest_age(n);
-	s->youngest_file = n->gens[n->nr_gens - 1].file;
-	for (i = 0; i < n->nr_gens; i++)
-		s->file_pages += n->gens[i].file;
 	watch_gen_rows(n, s);	/* the generation rows, as the daemon passes them */
 	if (n->has_rep)
 		watch_sample_rep(s, n);	/* as the daemon reads them */
 	lrugen_snap_free(&snap);
-
-	snprintf(name, sizeof(name), "%s/memory.stat.%d", arm, k);
-	buf = fixture(ser, name, &len);
-	cr_assert_eq(memstat_parse(buf, len, &ms), 0);
-	*refault = ms.refault_file;
-	*activate = ms.activate_file;
-	free(buf);
 
 	snprintf(name, sizeof(name), "%s/t_ms", arm);
 	buf = fixture(ser, name, &len);
@@ -255,36 +242,22 @@ static void sample_of(const char *ser, const char *arm, int k,
 	free(buf);
 }
 
-/* The detector's verdict on the second of an arm's two snapshots. */
+/* The detector's verdict (default settings) on the second snapshot. */
 static struct det_out judge(const char *ser, const char *arm)
 {
 	struct det_sample a, b;
-	struct det_params p = {
-		.persist = 1, .min_refaults_per_s = 500.0,
-		.max_activations_pct = 5.0, .max_agings_per_min = 6,
-		.max_steps = 4, .cooldown_ms = 10000, .min_spacing_ms = 2000,
-		.max_youngest_growth_pct = 0.25,
-		.min_stuck_pct = 10, .max_burst = DET_MAX_GENS,
-	};
-	struct kver_rules r;
+	struct watch_conf c;
 	struct det_state st;
 	struct det_out out;
-	uint64_t ref[2], act[2];
-	double dt;
 
-	kernel_rules(ser, &r);
-	p.activations_meaningful = r.activations_meaningful;
-	sample_of(ser, arm, 1, &a, &ref[0], &act[0]);
-	sample_of(ser, arm, 2, &b, &ref[1], &act[1]);
+	watch_conf_defaults(&c);
+	sample_of(ser, arm, 1, &a);
+	sample_of(ser, arm, 2, &b);
 	cr_assert_gt(b.now_ms, a.now_ms);
-	dt = (double)(b.now_ms - a.now_ms);
-	a.refaults_per_s = -1;
-	a.activations_per_s = -1;
-	b.refaults_per_s = (double)(ref[1] - ref[0]) * 1000.0 / dt;
-	b.activations_per_s = (double)(act[1] - act[0]) * 1000.0 / dt;
 	det_init(&st);
-	det_step(&st, &p, &a, &out);
-	det_step(&st, &p, &b, &out);
+	det_step(&st, &c.det, &a, &out);
+	det_step(&st, &c.det, &b, &out);
+	watch_conf_free(&c);
 	return out;
 }
 

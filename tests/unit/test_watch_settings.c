@@ -177,7 +177,7 @@ Test(watch_settings, range_errors_read_alike)
 Test(watch_settings, command_line_beats_config_file)
 {
 	char path[] = "/tmp/advshim-watch-conf-XXXXXX";
-	char *argv[] = { "advshim-watch", "--config", path, "--persist", "7",
+	char *argv[] = { "advshim-watch", "--config", path, "--max-agings-per-min", "7",
 			 "--cgroup", "/x", "--cgroup", "/y", NULL };
 	struct policy_error err;
 	struct watch_opts o;
@@ -185,13 +185,13 @@ Test(watch_settings, command_line_beats_config_file)
 	int fd = mkstemp(path);
 	FILE *f = fdopen(fd, "w");
 
-	fprintf(f, "watch = {\n  persist = 5;\n  interval_ms = 250;\n"
+	fprintf(f, "watch = {\n  max_agings_per_min = 5;\n  interval_ms = 250;\n"
 		"  cgroups = [ \"/z\" ];\n};\n");
 	fclose(f);
 	cr_assert_eq(watch_opts_parse(9, argv, &o), 0);
 	cr_assert_eq(watch_opts_conf(&o, &c, &err), 0, "%s", err.msg);
 	unlink(path);
-	cr_expect_eq(c.det.persist, 7);
+	cr_expect_eq(c.det.max_agings_per_min, 7);
 	cr_expect_eq(c.interval_ms, 250);
 	cr_expect(c.from_file);
 	cr_assert_eq(c.nr_cgroups, 2);
@@ -209,9 +209,11 @@ static void quiet(void)
 
 Test(watch_settings, bad_command_lines, .init = quiet)
 {
-	char *persist0[] = { "advshim-watch", "--persist", "0", NULL };
-	char *frac[] = { "advshim-watch", "--persist", "1.5", NULL };
-	char *neg[] = { "advshim-watch", "--cooldown-ms", "-1", NULL };
+	char *persist0[] = { "advshim-watch", "--max-agings-per-min", "0",
+			     NULL };
+	char *frac[] = { "advshim-watch", "--max-agings-per-min", "1.5",
+			 NULL };
+	char *neg[] = { "advshim-watch", "--max-inflow-pct", "-1", NULL };
 	char *rel[] = { "advshim-watch", "--cgroup", "x", NULL };
 	char *extra[] = { "advshim-watch", "stray", NULL };
 	char *help[] = { "advshim-watch", "--help", NULL };
@@ -280,7 +282,7 @@ Test(watch_settings, error_lines_are_never_zero)
 		"watch = {\n  cgroups = [ \"/a\",\n 1 ];\n};\n",
 		"watch = {\n  cgroups = ( \"/a\", \"b\" );\n};\n",
 		"\n\nwatch = 3;\n",
-		"watch = {\n  persist = 1.5;\n};\n",
+		"watch = {\n  max_agings_per_min = 1.5;\n};\n",
 		"watch = {\n  dry_run = \"yes\";\n};\n",
 	};
 	struct policy_error err;

@@ -242,8 +242,8 @@ void doc_memcgs_measure(struct doctor *d);
 /*
  * doc_memcgs_sample - the stall signature: lru_gen (lru_gen_full when
  * readable) and memory.stat of every memcg now and after d->sample_ms,
- * judged by the watcher's detector with its default settings and persist
- * 1.  Only memcgs with a listed process or named by --cgroup.  Skipped
+ * judged by the watcher's detector with its default settings (two looks:
+ * the window over lru_gen_full's counters).  Only memcgs with a listed process or named by --cgroup.  Skipped
  * (stall.sampled false) without MGLRU, with sample_ms 0, when lru_gen is
  * unreadable (stall.err) or there is no such memcg.
  */

@@ -5,8 +5,9 @@
  * shim itself would make) and the stall signature now: lru_gen (or
  * lru_gen_full) and memory.stat read twice, d->sample_ms apart, judged
  * by the watcher's own detector (tools/watch/detector.c) with its default
- * settings and persist 1: thrash = refaults and no aging; stalled =
- * thrash with file pages stuck in a generation above the oldest one.
+ * settings: thrash = the oldest generation only recycles the working
+ * set; stalled = thrash with pages above it that aging would expose
+ * (verdicts age, inflow, rate_limited).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -181,7 +182,8 @@ bool doc_stalled(const struct doc_memcg *m)
 {
 	const struct det_out *o = &m->stall.out;
 
+	/* thrashing with pages above the oldest generation: aging helps */
 	return m->stall.sampled && o->thrashing &&
-	       o->verdict != DET_NOTHING_STUCK && o->verdict != DET_THRASH &&
-	       o->verdict != DET_HEALTHY;
+	       (o->verdict == DET_AGE || o->verdict == DET_INFLOW ||
+		o->verdict == DET_RATE_LIMITED);
 }

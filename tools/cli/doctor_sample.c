@@ -6,7 +6,8 @@
  * that order (tests replay captured text through FIFOs and rely on it).
  * Each memcg x node pair of readings goes through the watcher's detector
  * exactly as advshim-watch samples it (watch_gen_rows, watch_sample_rep),
- * with the watcher's default settings and persist 1.
+ * with the watcher's default settings; memory.stat gives the refault rate
+ * doctor prints beside the verdict (the detector does not use it).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -83,36 +84,23 @@ static int take(const struct doctor *d, struct reading *r)
 static void sample_of(const struct lrugen_node *n, uint64_t t_ms,
 		      struct det_sample *s)
 {
-	int i;
-
 	memset(s, 0, sizeof(*s));
 	s->now_ms = t_ms;
 	s->max_seq = lrugen_max_seq(n);
-	s->youngest_age_ms = lrugen_youngest_age(n);
-	s->youngest_file = n->gens[n->nr_gens - 1].file;
-	for (i = 0; i < n->nr_gens; i++)
-		s->file_pages += n->gens[i].file;
 	watch_gen_rows(n, s);
 	if (n->has_rep)
 		watch_sample_rep(s, n);
-	s->refaults_per_s = -1;
-	s->activations_per_s = -1;
 }
 
-/* Refaults and activations per second between the readings. */
-static void rates(const struct memstat *a, const struct memstat *b,
-		  uint64_t dt_ms, struct det_sample *s)
+/* File refaults per second between the readings (memory.stat); < 0: none. */
+static double refault_rate(const struct memstat *a, const struct memstat *b,
+			   uint64_t dt_ms)
 {
-	if (!dt_ms)
-		return;
-	if (a->has_refault && b->has_refault && b->refault_file >= a->refault_file)
-		s->refaults_per_s = (double)(b->refault_file - a->refault_file) *
-				    1000.0 / (double)dt_ms;
-	if (a->has_activate && b->has_activate &&
-	    b->activate_file >= a->activate_file)
-		s->activations_per_s = (double)(b->activate_file -
-						a->activate_file) * 1000.0 /
-				       (double)dt_ms;
+	if (!dt_ms || !a->has_refault || !b->has_refault ||
+	    b->refault_file < a->refault_file)
+		return -1;
+	return (double)(b->refault_file - a->refault_file) * 1000.0 /
+	       (double)dt_ms;
 }
 
 /* Judge one node of @m; keep it when it is the most telling so far. */
@@ -124,13 +112,13 @@ static void judge_node(const struct det_params *p, struct doc_memcg *m,
 	struct det_state st;
 	struct det_out out;
 	struct doc_stall *s = &m->stall;
-	unsigned long oldest;
-	int g;
+	double rate = -1;
 
 	sample_of(na, r[0].t_ms, &a);
 	sample_of(nb, r[1].t_ms, &b);
 	if (!r[0].ms_err[i] && !r[1].ms_err[i])
-		rates(&r[0].ms[i], &r[1].ms[i], r[1].t_ms - r[0].t_ms, &b);
+		rate = refault_rate(&r[0].ms[i], &r[1].ms[i],
+				    r[1].t_ms - r[0].t_ms);
 	det_init(&st);
 	det_step(&st, p, &a, &out);
 	det_step(&st, p, &b, &out);
@@ -140,21 +128,10 @@ static void judge_node(const struct det_params *p, struct doc_memcg *m,
 	s->out = out;
 	s->max_seq0 = a.max_seq;
 	s->max_seq1 = b.max_seq;
-	s->refaults_per_s = b.refaults_per_s;
+	s->refaults_per_s = rate;
 	s->nr_gens = (unsigned int)nb->nr_gens;
-	s->file_pages = b.file_pages;
-	s->stuck_pages = 0;
-	/* The oldest file generation: the file min_seq, else the first row
-	 * with file pages (rows below the file min_seq have none). */
-	oldest = nb->has_rep ? nb->file_min_seq : lrugen_max_seq(nb);
-	for (g = 0; !nb->has_rep && g < nb->nr_gens; g++)
-		if (nb->gens[g].file) {
-			oldest = nb->gens[g].seq;
-			break;
-		}
-	for (g = 0; g < nb->nr_gens; g++)
-		if (nb->gens[g].seq > oldest)
-			s->stuck_pages += nb->gens[g].file;
+	s->file_pages = out.file_pages;
+	s->stuck_pages = out.above;
 }
 
 static void judge(const struct det_params *p, struct doc_memcg *m, const struct reading r[2], size_t i)
@@ -184,19 +161,12 @@ static void judge(const struct det_params *p, struct doc_memcg *m, const struct 
 	}
 }
 
-static void params_of(const struct doctor *d, struct det_params *p)
+static void params_of(struct det_params *p)
 {
 	struct watch_conf c;
-	struct kver_rules rules;
 
 	watch_conf_defaults(&c);
 	*p = c.det;
-	p->persist = 1;
-	p->activations_meaningful = true;
-	if (d->k.have_v) {
-		kver_rules_for(&d->k.v, &rules);
-		p->activations_meaningful = rules.activations_meaningful;
-	}
 }
 
 /* Mark every memcg of interest unsampled because of @err (@what). */
@@ -252,7 +222,7 @@ void doc_memcgs_sample(struct doctor *d)
 	}
 	if (err)
 		not_sampled(d, err, "debugfs lru_gen");
-	params_of(d, &p);
+	params_of(&p);
 	for (i = 0; !err && i < d->nr_memcgs; i++)
 		if (of_interest(d->memcgs[i]))
 			judge(&p, d->memcgs[i], r, i);

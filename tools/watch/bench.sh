@@ -53,16 +53,16 @@ latency() {
 	while [ ! -f "$D/ready" ]; do sleep 0.02; done
 	"$W" --debugfs-root "$D/debugfs" --sysfs-root "$D/sys" \
 		--cgroup-root "$D/cg" --kernel 6.12 --log-format json \
-		--interval-ms 200 --persist 3 "$@" > "$D/log" 2>/dev/null &
+		--interval-ms 200 "$@" > "$D/log" 2>/dev/null &
 	wpid=$!
 	wait $ppid
 	kill -TERM $wpid; wait $wpid
 	awk -v name="$name" '
 		/"event":"thrash"/ && !first { first = 1; split($0, a, "\"ts_ms\":"); t0 = a[2] + 0 }
-		/"event":"thrash".*persistent oldest-generation/ && !done { done = 1; split($0, a, "\"ts_ms\":"); t1 = a[2] + 0 }
+		/"event":"thrash".*"verdict":"age"/ && !done { done = 1; split($0, a, "\"ts_ms\":"); t1 = a[2] + 0 }
 		END {
 			if (!done) { printf "%-28s no aging happened\n", name; exit }
-			printf "%-28s first thrashing poll at %5d ms, write at %5d ms: %d polls later (persist 3: the write comes with the 3rd)\n",
+			printf "%-28s first thrashing poll at %5d ms, write at %5d ms: %d polls later (the rule needs a second look at a window)\n",
 				name, t0, t1, (t1 - t0) / 200 + 0.5
 		}' "$D/log"
 }

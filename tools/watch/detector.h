@@ -1,64 +1,47 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * detector.h - "oldest generation thrashing" as a pure state machine.
+ * detector.h - "eviction only recycles the oldest generation", from the
+ * kernel's own counters, as a pure state machine.
  *
- * One detector per memcg x node.  Each interval the caller passes a sample
- * (what lru_gen, lru_gen_full and memory.stat said, and the time); the
- * detector answers what to do.  It does no I/O, reads no clock and keeps
- * no pointers, so timelines can be replayed in a table.  Why it steps the
- * way it does is docs/watcher-stepping.md.
+ * One detector per lruvec (memcg x node).  Each interval the caller passes
+ * what lru_gen_full printed for that lruvec (and the time); the detector
+ * answers what to do.  It does no I/O, reads no clock and keeps no
+ * pointers, so recorded runs replay through it exactly.  The kernel
+ * behaviour it is built on is docs/watcher-stepping.md.
  *
- * An interval is "thrashing" when all of these hold:
- *  a. max_seq is unchanged and the youngest generation's age grew (nothing
- *     aged: neither the kernel nor, outside an episode, us);
- *  b. file refaults per second >= min_refaults_per_s (an unknown rate is
- *     not thrash: the watcher never acts on a guess);
- *  c. on kernels where activations mean something (not 6.6-6.13),
- *     activations <= max_activations_pct of refaults;
- *  d. with lru_gen_full, the file min_seq row's refaulted and evicted
- *     counters both grew, at an unchanged file min_seq.
- *
- * Aging can only help when file pages sit in a generation younger than the
- * oldest one (a cold file read through a normal mapping lands in max_seq
- * and is never evicted while the working set cycles in min_seq).  So the
- * detector asks to age when, after `persist` thrashing intervals in a row:
- *  - a generation above the file min_seq holds >= min_stuck_pct of the
- *    lruvec's file pages ("stuck" pages; none: DET_NOTHING_STUCK; in the
- *    generation right above the oldest, the pages the kernel protected
- *    there, lru_gen_full's count, are hot and do not count), and
- *  - no reader brought in more than max_youngest_growth_pct of the file
- *    pages this interval into the stuck generation or one above it (a
- *    reader still faulting pages in through a normal mapping, which land
- *    in max_seq on 6.x and in max_seq-2 on 7.x: DET_PROMOTING).  A RANDOM
- *    reader's pages land below the stuck generation and do not count;
- *    without generation rows the growth above the oldest generation does.
- *
- * It then asks for a burst: out.steps aging commands written back to back
- * (one write(2), each "+" for the next max_seq).  The burst folds every
- * generation up to and including the youngest one holding stuck pages
- * into the oldest, which takes MAX_NR_GENS - (max_seq - stuck_seq) steps
- * (4 when the stuck pages are in max_seq).  Folding moves a generation's
- * pages to the tail of the next one in reverse order, so after the last
- * fold the stuck pages are at the tail of the oldest generation and are
- * evicted first; fewer steps leave the working set ahead of them, more
- * steps turn the order round again.
- *
- * After a burst the episode waits ("draining") until the file min_seq has
- * passed the generation the burst made oldest; only then, if the interval
- * still thrashes with stuck pages, may another burst follow.  There a
- * quarter of min_stuck_pct counts as stuck: whatever sits above the
- * oldest generation then was promoted by the burst's own aging walks (a
- * reader that still mapped the cold file), and would otherwise stay
- * cached for good.  A drain that stalls counts as done: `persist`
- * intervals in a row in which the oldest generation did not shrink by 1%
- * of the file pages (on 7.x a RANDOM mapping's refaults land in the
- * oldest generation, which then never empties).  The episode
- * ends when refaults fall below the threshold, when the kernel ages by
- * itself (max_seq moved beyond what our steps left), when nothing is
- * stuck after the drain, at drain_timeout_ms, or when the next burst would
- * exceed max_steps; cooldown_ms follows, during which it never asks to
- * age.  Every step counts toward max_agings_per_min (a burst is asked for
- * only when all its steps fit), and min_spacing_ms separates two bursts.
+ * lru_gen_full prints, on the file type's min_seq row F, the pages evicted
+ * (E), refaulted (R) and protected (P, moved to F + 1 by the tier rule)
+ * since F took its value: the kernel resets them when F moves.  The
+ * detector keeps a window over them, whose start (the baseline) is
+ *  - 0 when F moved or the lruvec is seen for the first time (the counters
+ *    then count since F took its value) or when a counter went down;
+ *  - the counters of the sample when max_seq moved without F (something
+ *    aged: the question starts again) and when a burst was written or
+ *    logged (dry run).
+ * Over the window it asks, in this order (each failure is a verdict):
+ *  1. turnover: E - E0 >= O * min_turnover_pct / 100, O the file pages in
+ *     F now: the oldest generation has been evicted round (not yet:
+ *     DET_NOT_TURNED);
+ *  2. refaults: R - R0 >= (E - E0) * min_refault_pct / 100 and R grew this
+ *     interval: what is evicted comes back, it is the working set
+ *     (DET_NOT_REFAULTING; no evictions at all: DET_HEALTHY);
+ *  3. exposed: a generation above F holds >= min_exposed_pct of the
+ *     lruvec's file pages, not counting in F + 1 the P pages the kernel
+ *     protected there (they are the hot part of the working set): aging
+ *     can move them behind the working set (none: DET_NOTHING_EXPOSED; a
+ *     working set that does not fit thrashes with every page in F);
+ *  4. settled: the file pages above F (less P) grew this interval by at
+ *     most max_inflow_pct of the pages evicted in it: no reader is still
+ *     bringing pages in above F (DET_INFLOW).  The first interval of a
+ *     window has no growth to judge and waits.
+ * Then it asks to age (DET_AGE) with a burst of out.steps commands in one
+ * write(2), unless that exceeds max_agings_per_min (DET_RATE_LIMITED).
+ * The burst folds every generation up to the youngest exposed one into F:
+ * MAX_NR_GENS - (max_seq - exposed_seq) steps (4 when the exposed pages
+ * are in max_seq).  Folding moves a generation's pages to the tail of the
+ * next one, so after the last fold the exposed pages sit at the tail of
+ * the oldest generation and are evicted first; fewer steps leave the
+ * working set behind them, more turn the order round again.
  */
 #ifndef ADVSHIM_WATCH_DETECTOR_H
 #define ADVSHIM_WATCH_DETECTOR_H
@@ -71,21 +54,14 @@
 #define DET_MAX_GENS 4		/* MAX_NR_GENS: generations lru_gen shows */
 
 struct det_params {
-	unsigned int persist;
-	double min_refaults_per_s;
-	double max_activations_pct;
-	bool activations_meaningful;
+	double min_turnover_pct;	/* window's E, % of F's file pages */
+	double min_refault_pct;		/* window's R, % of its E */
+	double min_exposed_pct;		/* one gen above F, % of file pages */
+	double max_inflow_pct;		/* growth above F, % of interval's E */
 	unsigned int max_agings_per_min;	/* aging steps, all bursts */
-	unsigned int max_steps;		/* aging steps per episode */
-	uint64_t cooldown_ms;
-	uint64_t min_spacing_ms;	/* between two bursts; 0: none */
-	double max_youngest_growth_pct;	/* new pages, % of file pages */
-	double min_stuck_pct;		/* of file pages, in one younger gen */
-	unsigned int max_burst;		/* steps per burst; 0: DET_MAX_GENS */
-	uint64_t drain_timeout_ms;	/* wait for min_seq; 0: no limit */
 };
 
-/* One generation row of lru_gen: its sequence number and file pages. */
+/* One generation row of lru_gen_full: its sequence number, file pages. */
 struct det_gen {
 	unsigned long seq;
 	unsigned long file;
@@ -94,68 +70,54 @@ struct det_gen {
 struct det_sample {
 	uint64_t now_ms;
 	unsigned long max_seq;
-	unsigned long youngest_age_ms;
-	double refaults_per_s;		/* < 0: unknown */
-	double activations_per_s;	/* < 0: unknown */
-	bool has_rep;			/* lru_gen_full counters present */
-	unsigned long file_min_seq;	/* exact when has_rep */
-	unsigned long refaulted;
-	unsigned long evicted;
-	unsigned long protected;	/* into file_min_seq + 1, since it moved */
-	/*
-	 * The node's generation rows, oldest first (lru_gen prints them from
-	 * the anon min_seq; rows below the file min_seq have no file pages).
-	 * nr_gens 0: unknown, then youngest_file and file_pages stand in
-	 * (the stuck pages are taken to be in max_seq).
-	 */
+	bool has_rep;			/* F's counters present */
+	unsigned long file_min_seq;	/* F */
+	unsigned long refaulted;	/* R: since F took its value */
+	unsigned long evicted;		/* E */
+	unsigned long protected;	/* P: into F + 1 */
+	/* the youngest (up to) DET_MAX_GENS rows, oldest first */
 	unsigned int nr_gens;
 	struct det_gen gens[DET_MAX_GENS];
-	unsigned long youngest_file;	/* file pages in max_seq */
-	unsigned long file_pages;	/* file pages in all generations */
 };
 
 enum det_verdict {
-	DET_HEALTHY,		/* not thrashing this interval */
-	DET_THRASH,		/* thrashing, not (yet) acting */
+	DET_HEALTHY,		/* nothing evicted in the window, or no data */
+	DET_NOT_TURNED,		/* the oldest generation not evicted round */
+	DET_NOT_REFAULTING,	/* evictions do not come back */
+	DET_NOTHING_EXPOSED,	/* thrash, nothing above F to move behind */
+	DET_INFLOW,		/* thrash, a reader still fills above F */
 	DET_AGE,		/* age now: out.steps commands */
-	DET_COOLDOWN,		/* thrashing, but cooling down */
-	DET_RATE_LIMITED,	/* thrashing, the next burst exceeds the cap */
-	DET_PROMOTING,		/* thrashing, a reader brings new pages */
-	DET_SPACING,		/* thrashing in an episode, burst too recent */
-	DET_DRAINING,		/* after a burst, oldest generation draining */
-	DET_NOTHING_STUCK,	/* thrashing, but no younger generation to fold */
+	DET_RATE_LIMITED,	/* thrash, the burst exceeds the cap */
 };
 
 struct det_state {
 	bool have_prev;
 	struct det_sample prev;
-	unsigned int streak;		/* consecutive thrashing intervals */
-	bool in_episode;
-	unsigned int steps;		/* aging steps in this episode */
-	unsigned int planned;		/* steps of the last DET_AGE */
-	unsigned long planned_from;	/* max_seq that DET_AGE saw */
-	unsigned long planned_min;	/* file min_seq that DET_AGE saw */
-	unsigned int burst_left;	/* steps of a cut-short burst */
-	unsigned long drain_seq;	/* file min_seq that means drained */
-	bool drain_seen;		/* drain_ref holds a sample's count */
-	bool drain_dry;			/* the last burst was a dry run */
-	unsigned long drain_ref;	/* oldest gen's pages at last shrink */
-	unsigned int drain_flat;	/* draining intervals since */
-	unsigned long expect_max_seq;	/* what our last step left */
-	uint64_t cooldown_until_ms;
-	bool have_last_age;
-	uint64_t last_age_ms;		/* last burst (written or dry run) */
+	unsigned long base_evicted;	/* the window's start */
+	unsigned long base_refaulted;
+	bool fresh;			/* window began at this sample */
+	bool was_thrashing;
+	unsigned int asked;		/* steps of the last DET_AGE */
 	uint64_t agings_ms[DET_RATE_WINDOW];	/* ring of step times */
 	unsigned int nr_agings;
 };
 
+/* What det_step saw: the decision log prints it. */
 struct det_out {
 	enum det_verdict verdict;
 	unsigned int steps;		/* DET_AGE: "+" commands to write */
-	bool thrashing;			/* this interval counted as thrash */
-	bool episode_ended;		/* an episode just ended */
-	unsigned int streak;		/* thrashing intervals in a row */
+	bool thrashing;			/* 1 and 2 held */
+	bool episode_ended;		/* thrashing last interval, not now */
 	const char *why;		/* static text: the deciding reason */
+	unsigned long oldest;		/* O: file pages in F */
+	unsigned long file_pages;	/* in all generations */
+	unsigned long above;		/* above F, less P */
+	unsigned long exposed;		/* in the youngest exposed gen */
+	unsigned long exposed_seq;
+	unsigned long evicted;		/* E - E0 */
+	unsigned long refaulted;	/* R - R0 */
+	unsigned long evicted_now;	/* this interval */
+	long inflow;			/* growth above F this interval */
 };
 
 /* det_init - a fresh detector (no history). */
@@ -172,31 +134,26 @@ void det_step(struct det_state *st, const struct det_params *p,
 	      const struct det_sample *s, struct det_out *out);
 
 /*
- * det_aged - the burst took effect at @now_ms and left max_seq at
- * @new_max_seq (verified, or found advanced after EEXIST/EINVAL).  Fewer
- * steps than asked for (a command lost a race) are asked for again at the
- * next interval.
+ * det_aged - @steps aging steps took effect at @now_ms: they count toward
+ * the rate cap, and the window restarts at the last sample's counters.
  */
-void det_aged(struct det_state *st, uint64_t now_ms,
-	      unsigned long new_max_seq);
+void det_aged(struct det_state *st, uint64_t now_ms, unsigned int steps);
 
 /*
- * det_dry_aged - the burst was only logged (--dry-run, lockdown): all its
- * steps count toward the rate cap and the episode, and max_seq is expected
- * to stay where it is (the drain then times out).
+ * det_dry_aged - the burst det_step asked for was only logged (dry run) or
+ * refused (lockdown): counted as det_aged with its steps.
  */
 void det_dry_aged(struct det_state *st, uint64_t now_ms);
 
 /*
- * det_failed - a write failed with nothing aged: counts one step toward
- * the rate cap only (a retry with other arguments may follow next
- * interval).
+ * det_failed - a write failed with nothing aged: one step toward the rate
+ * cap; the window stays, so the next interval may ask again.
  */
 void det_failed(struct det_state *st, uint64_t now_ms);
 
 /*
- * det_verdict_name - "healthy", "thrash", "age", "cooldown", "rate_limited",
- * "youngest_growing", "spacing", "draining", "nothing_stuck".
+ * det_verdict_name - "healthy", "not_turned_over", "not_refaulting",
+ * "nothing_exposed", "inflow", "age", "rate_limited".
  */
 const char *det_verdict_name(enum det_verdict v);
 

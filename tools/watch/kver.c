@@ -38,8 +38,6 @@ void kver_rules_for(const struct kver *v, struct kver_rules *out)
 	out->id_u64 = at_least(v, 7, 0);
 	out->seq_exact = !at_least(v, 6, 14);
 	out->eexist = at_least(v, 6, 14);
-	out->activations_meaningful = !(at_least(v, 6, 6) &&
-					!at_least(v, 6, 14));
 	out->v1_root_only = at_least(v, 7, 0);
 }
 

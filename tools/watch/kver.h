@@ -54,12 +54,6 @@ struct kver_rules {
 	bool id_u64;		/* 7.0+: cgroup IDs; before: u16 */
 	bool seq_exact;		/* 6.1-6.13: seq must equal max_seq */
 	bool eexist;		/* 6.14+: EEXIST when nothing aged */
-	/*
-	 * Whether workingset_activate_file separates thrash from a healthy
-	 * workload: not on 6.6-6.13, where every recent refault of a
-	 * non-recency (MADV_RANDOM) folio is counted as an activation too.
-	 */
-	bool activations_meaningful;
 	bool v1_root_only;	/* 7.0+: with cgroup v1 only the root memcg */
 };
 

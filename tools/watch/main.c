@@ -25,6 +25,7 @@
 #include "tools/watch/watch.h"
 #include "tools/watch/watch_conf.h"
 #include "tools/watch/watch_opts.h"
+#include "tools/watch/watch_replay.h"
 #include "tools/watch/wlog.h"
 
 #define EXIT_ENV 1		/* the machine cannot be watched */
@@ -114,13 +115,10 @@ static int kernel_rules(const struct watch_opts *o, struct kver_rules *r,
 		return -1;
 	}
 	kver_rules_for(&v, r);
-	snprintf(desc, size, "kernel %d.%d: %s, %s IDs, activations %s",
-		 v.major, v.minor,
+	snprintf(desc, size, "kernel %d.%d: %s, %s IDs", v.major, v.minor,
 		 r->seq_exact ? "seq must equal max_seq" :
 		 "seq <= max_seq, EEXIST possible",
-		 r->id_u64 ? "u64 cgroup" : "16-bit memcg",
-		 r->activations_meaningful ? "used" :
-		 "ignored (6.6-6.13 count MADV_RANDOM refaults as activations)");
+		 r->id_u64 ? "u64 cgroup" : "16-bit memcg");
 	return 0;
 }
 
@@ -302,6 +300,29 @@ static int check_machine(const struct watch_opts *o, struct setup *su)
 	return 0;
 }
 
+/* replay - --replay DIR: the recording's decisions and bursts on stdout. */
+static int replay(const struct watch_opts *o, const struct watch_conf *conf)
+{
+	struct wlog log = { stdout, o->format };
+	struct replay_result *res = malloc(sizeof(*res));
+	struct replay_case c;
+	char why[4200];
+	int ret = 0;
+
+	if (!res) {
+		fprintf(stderr, "advshim-watch: out of memory\n");
+		return 1;
+	}
+	if (replay_dir(o->replay, conf, &log, &c, res, why, sizeof(why))) {
+		fprintf(stderr, "advshim-watch: --replay: %s\n", why);
+		ret = 1;
+	} else {
+		replay_summary(&c, res, stdout);
+	}
+	free(res);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	char emsg[sizeof(((struct policy_error *)0)->file) + POLICY_ERR_MSG];
@@ -323,6 +344,12 @@ int main(int argc, char **argv)
 					err.line, err.msg));
 		watch_opts_free(&o);
 		return EXIT_USAGE;
+	}
+	if (o.replay) {
+		ret = replay(&o, &conf);
+		watch_conf_free(&conf);
+		watch_opts_free(&o);
+		return ret;
 	}
 	ret = check_machine(&o, &su);
 	if (!ret) {

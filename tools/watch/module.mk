@@ -9,8 +9,9 @@ WATCH_LIB_SRCS	:= tools/watch/kver.c tools/watch/detector.c \
 		   tools/watch/watch_opts.c tools/watch/watch_doc.c \
 		   tools/watch/wlog.c tools/watch/watch_state.c \
 		   tools/watch/watch.c \
-		   tools/watch/watch_read.c tools/watch/watch_rates.c \
+		   tools/watch/watch_read.c \
 		   tools/watch/watch_act.c tools/watch/watch_metrics.c \
+		   tools/watch/watch_replay.c \
 		   tools/watch/watch_fs.c
 WATCH_LIB_OBJS	:= $(WATCH_LIB_SRCS:%.c=$(OBJ)/%.o)
 # Unit tests, one program per test file, each file named here.

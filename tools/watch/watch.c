@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * watch.c - the top of the watcher: its lifetime (new, settings, free) and
- * the tick that runs the steps of watch_read.c, watch_rates.c and
- * watch_act.c over the state of watch_state.c: read lru_gen, collect
- * samples, refault rates, lru_gen_full counters, decide per memcg x node
- * and act, then forget what vanished.
+ * the tick that runs the steps of watch_read.c and watch_act.c over the
+ * state of watch_state.c: read lru_gen_full, collect a sample per memcg x
+ * node, decide for each and act, then forget what vanished.
  */
 #include "tools/watch/watch.h"
 
@@ -18,7 +17,6 @@
 static void params_from_conf(struct watch *w)
 {
 	w->params = w->conf.det;
-	w->params.activations_meaningful = w->rules.activations_meaningful;
 }
 
 static int copy_conf(struct watch *w, const struct watch_conf *conf)
@@ -103,31 +101,32 @@ static bool check_enabled(struct watch *w)
 
 static void decide(struct watch *w, struct lruvec_state *lv)
 {
-	struct det_out out;
+	struct det_out *out = &lv->out;
+	const char *event = NULL;
 	struct wevent ev;
 
 	watch_check_pending(w, lv);
-	det_step(&lv->det, &w->params, &lv->sample, &out);
-	if (out.thrashing) {
-		watch_lv_event(&ev, "thrash", lv);
-		ev.streak = (int)out.streak;
-		ev.msg = out.verdict == DET_AGE ? out.why :
-			 det_verdict_name(out.verdict);
-		watch_emit(w, &ev);
-	} else if (lv->was_thrashing || out.episode_ended) {
-		watch_lv_event(&ev, "healthy", lv);
-		ev.msg = out.why;
+	det_step(&lv->det, &w->params, &lv->sample, out);
+	if (out->thrashing)
+		event = "thrash";
+	else if (out->episode_ended)
+		event = "healthy";
+	else if (w->conf.log_decisions)
+		event = "decision";
+	if (event) {
+		watch_lv_event(&ev, event, lv);
+		ev.det = out;
+		ev.file_min_seq = lv->sample.file_min_seq;
+		ev.msg = out->why;
 		watch_emit(w, &ev);
 	}
-	lv->was_thrashing = out.thrashing;
-	if (out.verdict == DET_AGE)
-		watch_act(w, lv, out.steps);
+	if (out->verdict == DET_AGE)
+		watch_act(w, lv, out->steps);
 }
 
 static void sweep(struct watch *w)
 {
 	struct lruvec_state *lv, *tmp;
-	struct memcg_state *mc, *mtmp;
 	size_t i;
 
 	HASH_ITER(hh, w->lruvecs, lv, tmp) {
@@ -135,15 +134,6 @@ static void sweep(struct watch *w)
 			watch_mark_gone(w, lv, "memcg no longer in lru_gen");
 		if (!lv->seen || lv->gone)
 			watch_lv_free(w, lv);
-	}
-	HASH_ITER(hh, w->memcgs, mc, mtmp) {
-		if (mc->seen) {
-			mc->seen = false;
-			continue;
-		}
-		HASH_DEL(w->memcgs, mc);
-		free(mc->path);
-		free(mc);
 	}
 	for (i = 0; i < w->conf.nr_cgroups; i++) {
 		struct wevent ev;
@@ -172,11 +162,8 @@ int watch_tick(struct watch *w, uint64_t now_ms)
 	HASH_ITER(hh, w->lruvecs, lv, tmp) {
 		lv->seen = false;
 		lv->gone = false;
-		lv->candidate = false;
 	}
 	watch_collect(w);
-	watch_rates(w);
-	watch_full_counters(w);
 	HASH_ITER(hh, w->lruvecs, lv, tmp)
 		if (lv->seen && !lv->gone)
 			decide(w, lv);

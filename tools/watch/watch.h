@@ -34,14 +34,16 @@ struct watch_io {
 			   size_t *len);
 	/* write_cmd - one write(2) of @cmd to lru_gen; 0 or -1 with errno. */
 	int (*write_cmd)(void *ctx, const char *cmd, size_t len);
-	/* read_memstat - memory.stat of memcg @path; 0 or -1 with errno. */
-	int (*read_memstat)(void *ctx, const char *path, const char **buf,
-			    size_t *len);
 	/* read_enabled - lru_gen/enabled: 1 on, 0 off, -1 unreadable. */
 	int (*read_enabled)(void *ctx);
 	/* lockdown - the active lockdown mode ("integrity"), or NULL. */
 	const char *(*lockdown)(void *ctx);
 	void *ctx;
+	/*
+	 * unwritten - told each command a dry run logged instead of
+	 * writing (the replay records them); NULL: not told.
+	 */
+	void (*unwritten)(void *ctx, const char *cmd);
 };
 
 struct watch_counts {		/* events emitted, for tests and metrics */

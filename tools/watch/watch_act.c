@@ -33,7 +33,7 @@ static enum resolve resolve(struct watch *w, const struct lruvec_state *lv,
 	const struct lrugen_node *n;
 	int nr;
 
-	if (watch_read_snap(w, w->read_full_only, &w->fresh, why))
+	if (watch_read_snap(w, !w->no_full, &w->fresh, why))
 		return RES_UNREADABLE;
 	m = lrugen_find_path(&w->fresh, lv->path, &nr);
 	if (!m)
@@ -128,7 +128,7 @@ static void aged(struct watch *w, struct lruvec_state *lv, const char *cmd,
 	ev.msg = msg;
 	watch_emit(w, &ev);
 	lv->agings += after - before;
-	det_aged(&lv->det, w->now_ms, after);
+	det_aged(&lv->det, w->now_ms, (unsigned int)(after - before));
 }
 
 /* After the write: what does lru_gen say now? */
@@ -171,7 +171,6 @@ static void handle_write_error(struct watch *w, struct lruvec_state *lv,
 	case EACCES:
 		age_failed(w, lv, cmd, err, "write refused");
 		watch_enter_lockdown(w, "writing lru_gen failed");
-		/* the episode goes on (and ends) as if we had stepped */
 		det_dry_aged(&lv->det, w->now_ms);
 		return;
 	case ERANGE:
@@ -199,9 +198,9 @@ static void handle_write_error(struct watch *w, struct lruvec_state *lv,
 			 err == EEXIST ? "another walker aged it" :
 			 "the kernel aged it concurrently", before, now_seq);
 		age_failed(w, lv, cmd, err, msg);
-		/* the generation we wanted exists: the episode goes on */
 		lv->max_seq = now_seq;
-		det_aged(&lv->det, w->now_ms, now_seq);
+		det_aged(&lv->det, w->now_ms,
+			 (unsigned int)(now_seq - before));
 		return;
 	}
 	age_failed(w, lv, cmd, err, err == EEXIST ?
@@ -211,8 +210,8 @@ static void handle_write_error(struct watch *w, struct lruvec_state *lv,
 
 /*
  * step_unwritten - a dry run or lockdown: log @cmd instead of writing it.
- * Counted like a step, so max_steps and the cooldown bound how often this
- * is said during one long stall.
+ * Counted like the burst, so the window restarts and the next would_age
+ * needs a new turnover.
  */
 static void step_unwritten(struct watch *w, struct lruvec_state *lv,
 			   const char *cmd)
@@ -230,6 +229,8 @@ static void step_unwritten(struct watch *w, struct lruvec_state *lv,
 	}
 	ev.cmd = cmd;
 	watch_emit(w, &ev);
+	if (w->conf.dry_run && w->io.unwritten)
+		w->io.unwritten(w->io.ctx, cmd);
 	det_dry_aged(&lv->det, w->now_ms);
 }
 

@@ -26,7 +26,7 @@ void watch_conf_defaults(struct watch_conf *out)
 				 watch_settings[i].key, why, sizeof(why));
 }
 
-/* key_list - "interval_ms, persist, ..." into @buf, for messages. */
+/* key_list - "interval_ms, dry_run, ..." into @buf, for messages. */
 static const char *key_list(char *buf, size_t size)
 {
 	size_t i, len;

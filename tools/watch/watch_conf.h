@@ -28,13 +28,10 @@
 struct watch_conf {
 	unsigned int interval_ms;	/* poll period */
 	bool dry_run;			/* log commands, write none */
+	bool log_decisions;		/* a decision event per lruvec and tick */
 	char **cgroups;		/* NULL-terminated when nr_cgroups > 0 */
 	size_t nr_cgroups;	/* 0: every memcg */
-	/*
-	 * The detector's settings.  activations_meaningful is not one: it
-	 * comes from the kernel version (watch_new() sets it).
-	 */
-	struct det_params det;
+	struct det_params det;		/* the detector's settings */
 	bool from_file;		/* a watch group was present */
 };
 

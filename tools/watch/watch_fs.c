@@ -144,24 +144,6 @@ static int fs_write_cmd(void *ctx, const char *cmd, size_t len)
 	return 0;
 }
 
-static int fs_read_memstat(void *ctx, const char *path, const char **buf,
-			   size_t *len)
-{
-	struct watch_fs *fs = ctx;
-	char rel[PATH_MAX], full[PATH_MAX];
-
-	if (snprintf(rel, sizeof(rel), "%s/memory.stat", path) >=
-	    (int)sizeof(rel) ||
-	    path_join(full, sizeof(full), fs->memcg_root, rel)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	if (read_path(full, &fs->stat, len))
-		return -1;
-	*buf = fs->stat.p;
-	return 0;
-}
-
 static int fs_read_enabled(void *ctx)
 {
 	struct watch_fs *fs = ctx;
@@ -223,10 +205,10 @@ void watch_fs_io(struct watch_fs *fs, struct watch_io *io)
 {
 	io->read_lrugen = fs_read_lrugen;
 	io->write_cmd = fs_write_cmd;
-	io->read_memstat = fs_read_memstat;
 	io->read_enabled = fs_read_enabled;
 	io->lockdown = fs_lockdown;
 	io->ctx = fs;
+	io->unwritten = NULL;
 }
 
 void watch_fs_free(struct watch_fs *fs)

@@ -5,8 +5,7 @@
  * that feeds watch_gen_rows) includes it.  The state they work on is
  * watch_state.h; the dependency direction is written there.
  *
- *   watch_read.c     lru_gen snapshots, lockdown, per-node samples
- *   watch_rates.c    memory.stat refault rates and their back-off
+ *   watch_read.c     lru_gen_full snapshots, lockdown, per-node samples
  *   watch_act.c      write safety: resolve, refuse, write, verify
  *   watch_metrics.c  the Prometheus textfile
  *
@@ -49,25 +48,14 @@ void watch_sample_rep(struct det_sample *s, const struct lrugen_node *n);
 void watch_enter_lockdown(struct watch *w, const char *what);
 
 /*
- * watch_read_main - this tick's snapshot into w->snap: lru_gen, or
- * lru_gen_full under lockdown.  Returns 0, or -1 after logging the error
+ * watch_read_main - this tick's snapshot into w->snap: lru_gen_full, or
+ * lru_gen where it is missing (the first tick also checks lockdown).  Returns 0, or -1 after logging the error
  * (the tick then writes nothing).
  */
 int watch_read_main(struct watch *w);
 
 /* watch_collect - step 1: a sample per watched memcg x node of w->snap. */
 void watch_collect(struct watch *w);
-
-/*
- * watch_full_counters - step 3: lru_gen_full's refaulted/evicted counters
- * for this tick's candidates (read only when there is one).
- */
-void watch_full_counters(struct watch *w);
-
-/* ---- watch_rates.c ---- */
-
-/* watch_rates - step 2: memory.stat refault rates where they can matter. */
-void watch_rates(struct watch *w);
 
 /* ---- watch_act.c ---- */
 

@@ -48,12 +48,27 @@ static double m_failures(const struct lruvec_state *lv)
 
 static double m_thrashing(const struct lruvec_state *lv)
 {
-	return lv->was_thrashing;
+	return lv->det.was_thrashing;
 }
 
-static double m_refaults(const struct lruvec_state *lv)
+static double m_evicted(const struct lruvec_state *lv)
 {
-	return lv->sample.refaults_per_s;
+	return (double)lv->sample.evicted;
+}
+
+static double m_refaulted(const struct lruvec_state *lv)
+{
+	return (double)lv->sample.refaulted;
+}
+
+static double m_oldest(const struct lruvec_state *lv)
+{
+	return (double)lv->out.oldest;
+}
+
+static double m_above(const struct lruvec_state *lv)
+{
+	return (double)lv->out.above;
 }
 
 static double m_max_seq(const struct lruvec_state *lv)
@@ -84,9 +99,16 @@ static const struct metric metrics[] = {
 	{ "thrashing", "gauge",
 	  "1 while the last interval was oldest-generation thrash", 0,
 	  .lv = m_thrashing },
-	{ "refaults_per_second", "gauge",
-	  "file refaults per second (memory.stat; -1 unknown)", 1,
-	  .lv = m_refaults },
+	{ "oldest_evicted_pages", "gauge",
+	  "file pages evicted from the oldest generation since it took its "
+	  "seq (lru_gen_full)", 0, .lv = m_evicted },
+	{ "oldest_refaulted_pages", "gauge",
+	  "of those, pages refaulted (lru_gen_full)", 0, .lv = m_refaulted },
+	{ "oldest_file_pages", "gauge",
+	  "file pages in the oldest generation", 0, .lv = m_oldest },
+	{ "above_oldest_file_pages", "gauge",
+	  "file pages above the oldest generation, less those the kernel "
+	  "protected", 0, .lv = m_above },
 	{ "max_seq", "gauge", "last max_seq read", 0, .lv = m_max_seq },
 };
 

@@ -15,7 +15,7 @@
 
 enum {
 	O_CONFIG = 256, O_ONCE, O_LOGFMT, O_METRICS, O_DEBUGFS, O_SYSFS,
-	O_CGROOT, O_KERNEL, O_VERSION,
+	O_CGROOT, O_KERNEL, O_VERSION, O_REPLAY,
 	O_SETTING = 512,	/* + index in watch_settings[] */
 };
 
@@ -35,6 +35,9 @@ static const struct fixed_opt head_opts[] = {
 	{ "config", "FILE", O_CONFIG, DEST(config),
 	  "read the `watch` group of an advshim policy" },
 	{ "once", NULL, O_ONCE, NO_DEST, "one poll, then exit" },
+	{ "replay", "DIR", O_REPLAY, DEST(replay),
+	  "play a recorded run (DIR/frames.txt, DIR/arm.env) through the "
+	  "watcher as a dry run, print every decision and the bursts" },
 };
 
 /* ... and after them. */

@@ -21,6 +21,7 @@
 
 struct watch_opts {
 	const char *debugfs, *sysfs, *cgroup_root, *kernel, *config, *metrics;
+	const char *replay;		/* --replay DIR, or NULL */
 	bool debugfs_given, once;
 	enum wlog_format format;
 	struct watch_conf cli;		/* values of the settings given */

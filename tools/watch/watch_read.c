@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * watch_read.c - what a tick reads from lru_gen: the main snapshot (or,
- * under lockdown, lru_gen_full), each watched memcg x node's sample, and
- * lru_gen_full's refaulted/evicted counters for the candidates.
+ * watch_read.c - what a tick reads: lru_gen_full (lru_gen where it is
+ * missing) and each watched memcg x node's sample from it.
  */
 #include <errno.h>
 #include <string.h>
@@ -55,53 +54,50 @@ void watch_enter_lockdown(struct watch *w, const char *what)
 	watch_emit_global(w, "error", msg, strerror(EPERM));
 }
 
+/*
+ * Once: is lru_gen itself readable?  Under lockdown it is not (EPERM),
+ * and no write will be either: say so now rather than at the first burst.
+ */
+static void probe_lockdown(struct watch *w)
+{
+	const char *why;
+
+	w->probed = true;
+	if (watch_read_snap(w, false, &w->fresh, &why) && errno == EPERM)
+		watch_enter_lockdown(w, "opening lru_gen failed");
+}
+
+/*
+ * lru_gen_full is the detector's source (its min_seq rows carry the
+ * counters).  Without it (ENOENT) lru_gen stands in: the samples then
+ * have no counters and the detector never asks to age; said once.
+ */
 int watch_read_main(struct watch *w)
 {
 	const char *why;
 	char msg[LRUGEN_ERR_MSG + 96];
 
-	if (!w->read_full_only) {
-		if (!watch_read_snap(w, false, &w->snap, &why))
+	if (!w->probed)
+		probe_lockdown(w);
+	if (!w->no_full) {
+		if (!watch_read_snap(w, true, &w->snap, &why))
 			return 0;
-		if (errno != EPERM) {
-			snprintf(msg, sizeof(msg),
-				 "%s; skipping this interval (no writes)", why);
+		if (errno != ENOENT) {
+			snprintf(msg, sizeof(msg), "lru_gen_full: %s; skipping "
+				 "this interval (no writes)", why);
 			watch_emit_global(w, "error", msg, strerror(errno));
 			return -1;
 		}
-		w->read_full_only = true;
-		watch_enter_lockdown(w, "opening lru_gen failed");
+		w->no_full = true;
+		watch_emit_global(w, "error", "lru_gen_full is missing: no "
+			    "eviction counters, so nothing is ever aged "
+			    "(monitoring lru_gen only)", strerror(ENOENT));
 	}
-	if (!watch_read_snap(w, true, &w->snap, &why))
+	if (!watch_read_snap(w, false, &w->snap, &why))
 		return 0;
-	snprintf(msg, sizeof(msg), "lru_gen_full: %s; skipping this interval",
-		 why);
+	snprintf(msg, sizeof(msg), "lru_gen: %s; skipping this interval", why);
 	watch_emit_global(w, "error", msg, strerror(errno));
 	return -1;
-}
-
-/* A hash of a node block's page counts (not its ages). */
-static uint64_t counts_sig(const struct lrugen_node *n)
-{
-	uint64_t h = 1469598103934665603ull;
-	int i;
-
-	for (i = 0; i < n->nr_gens; i++) {
-		h = (h ^ n->gens[i].seq) * 1099511628211ull;
-		h = (h ^ n->gens[i].anon) * 1099511628211ull;
-		h = (h ^ n->gens[i].file) * 1099511628211ull;
-	}
-	return h;
-}
-
-static unsigned long file_pages(const struct lrugen_node *n)
-{
-	unsigned long sum = 0;
-	int i;
-
-	for (i = 0; i < n->nr_gens; i++)
-		sum += n->gens[i].file;
-	return sum;
 }
 
 void watch_gen_rows(const struct lrugen_node *n, struct det_sample *s)
@@ -130,18 +126,10 @@ void watch_sample_rep(struct det_sample *s, const struct lrugen_node *n)
 static void sample(struct watch *w, struct lruvec_state *lv,
 		   const struct lrugen_node *n)
 {
-	lv->prev_sig = lv->sig;
-	lv->sig = counts_sig(n);
 	lv->max_seq = lrugen_max_seq(n);
-	lv->youngest_age = lrugen_youngest_age(n);
 	memset(&lv->sample, 0, sizeof(lv->sample));
 	lv->sample.now_ms = w->now_ms;
 	lv->sample.max_seq = lv->max_seq;
-	lv->sample.youngest_age_ms = lv->youngest_age;
-	lv->sample.refaults_per_s = -1;
-	lv->sample.activations_per_s = -1;
-	lv->sample.youngest_file = n->gens[n->nr_gens - 1].file;
-	lv->sample.file_pages = file_pages(n);
 	watch_gen_rows(n, &lv->sample);
 	if (n->has_rep)
 		watch_sample_rep(&lv->sample, n);
@@ -157,7 +145,6 @@ static void collect_node(struct watch *w, const struct lrugen_memcg *m,
 		return;
 	if (lv->seen) {
 		/* the same path twice in one read */
-		lv->candidate = false;
 		lv->gone = true;
 		return;
 	}
@@ -177,7 +164,6 @@ void watch_collect(struct watch *w)
 {
 	const struct lrugen_snap *s = &w->snap;
 	const struct lrugen_memcg *m;
-	struct memcg_state *mc;
 	const char *path;
 	size_t i, j;
 
@@ -186,44 +172,7 @@ void watch_collect(struct watch *w)
 		path = lrugen_path(s, m);
 		if (!watch_is_target(w, path))
 			continue;
-		mc = watch_mc_get(w, path);
-		if (mc)
-			mc->seen = true;
 		for (j = 0; j < m->nr_nodes; j++)
 			collect_node(w, m, path, &s->nodes[m->first_node + j]);
-	}
-}
-
-/* Step 3: lru_gen_full's r/e counters, only when someone is a candidate. */
-void watch_full_counters(struct watch *w)
-{
-	struct lruvec_state *lv, *tmp;
-	const char *why;
-	bool any = false;
-
-	HASH_ITER(hh, w->lruvecs, lv, tmp)
-		any |= lv->seen && lv->candidate;
-	if (!any || w->no_full)
-		return;
-	if (watch_read_snap(w, true, &w->full, &why)) {
-		if (errno == ENOENT)
-			w->no_full = true;
-		return;
-	}
-	HASH_ITER(hh, w->lruvecs, lv, tmp) {
-		const struct lrugen_memcg *m;
-		const struct lrugen_node *n;
-		int nr;
-
-		if (!lv->seen || !lv->candidate)
-			continue;
-		m = lrugen_find_path(&w->full, lv->path, &nr);
-		if (!m || nr != 1 || m->id != lv->id)
-			continue;
-		n = lrugen_find_node(&w->full, m, lv->nid);
-		/* only numbers from the same generation layout count */
-		if (!n || !n->has_rep || lrugen_max_seq(n) != lv->max_seq)
-			continue;
-		watch_sample_rep(&lv->sample, n);
 	}
 }

@@ -17,19 +17,19 @@ const struct watch_setting watch_settings[] = {
 	  .lo = 10, .hi = 3600000, .def = 1000, .unit = "ms",
 	  .help = "poll period",
 	  .doc = "Poll period: how often lru_gen is read." },
-	{ "persist", NULL, WSET_UINT, WSET_FIELD(det.persist),
-	  .lo = 1, .hi = 1000, .def = 3, .unit = "intervals",
-	  .help = "thrashing intervals before aging",
-	  .doc = "Thrashing intervals in a row before the first aging." },
-	{ "cooldown_ms", NULL, WSET_UINT, WSET_FIELD(det.cooldown_ms),
-	  .lo = 0, .hi = 86400000, .def = 10000, .unit = "ms",
-	  .help = "no aging after an episode ends",
-	  .doc = "No aging for this long after an episode ends." },
 	{ "dry_run", NULL, WSET_BOOL, WSET_FIELD(dry_run),
 	  .def = 0,
 	  .help = "log the command instead of writing it",
 	  .doc = "Log the aging command as `would_age` instead of writing "
 		 "it." },
+	{ "log_decisions", NULL, WSET_BOOL, WSET_FIELD(log_decisions),
+	  .def = 0,
+	  .help = "log every verdict with its inputs, each interval",
+	  .doc = "Log a `decision` event for every watched memcg and node "
+		 "at every interval, with the detector's verdict and the "
+		 "counters it was judged on (otherwise only `thrash` "
+		 "intervals and their end are logged).  What `advshim-watch "
+		 "--replay` prints." },
 	{ "cgroups", "cgroup", WSET_PATHS, WSET_FIELD(cgroups),
 	  .help = "watch this memcg, by the path lru_gen prints; none "
 		  "given: every memcg",
@@ -37,79 +37,52 @@ const struct watch_setting watch_settings[] = {
 		 "(relative to the memory hierarchy's root and starting "
 		 "with /, for example /system.slice/opensearch.service).  "
 		 "None: every memcg." },
-	{ "min_refaults_per_s", NULL, WSET_NUM,
-	  WSET_FIELD(det.min_refaults_per_s),
-	  .lo = 0, .hi = 1e12, .def = 500, .unit = "/s",
-	  .help = "file refaults/s that count as thrash",
-	  .doc = "File refaults per second (workingset_refault_file) from "
-		 "which an interval can count as thrash." },
-	{ "max_activations_pct", NULL, WSET_NUM,
-	  WSET_FIELD(det.max_activations_pct),
-	  .lo = 0, .hi = 100, .def = 5, .unit = "%",
-	  .help = "activations per 100 refaults above which the memcg is "
-		  "healthy, where meaningful",
-	  .doc = "Activations per 100 refaults above which a memcg counts "
-		 "as healthy, on kernels where that count means something "
-		 "(not 6.6 to 6.13)." },
+	{ "min_turnover_pct", NULL, WSET_NUM, WSET_FIELD(det.min_turnover_pct),
+	  .lo = 1, .hi = 1000, .def = 50, .unit = "%",
+	  .help = "pages evicted from the oldest generation, % of its "
+		  "pages, before it counts as turned over",
+	  .doc = "Pages evicted from the file type's oldest generation "
+		 "since the window began (lru_gen_full's counters on its "
+		 "min_seq row), in percent of the pages it holds, before "
+		 "eviction counts as having gone round it.  The window "
+		 "restarts when that generation changes, when max_seq moves "
+		 "and after each burst." },
+	{ "min_refault_pct", NULL, WSET_NUM, WSET_FIELD(det.min_refault_pct),
+	  .lo = 0, .hi = 100, .def = 50, .unit = "%",
+	  .help = "refaults per 100 evictions of the oldest generation "
+		  "that make it the working set",
+	  .doc = "Refaults of the pages evicted from the oldest generation "
+		 "in the window, in percent of those evictions, from which "
+		 "what is evicted is taken to be the working set (and they "
+		 "must have grown in the last interval)." },
+	{ "min_exposed_pct", NULL, WSET_NUM, WSET_FIELD(det.min_exposed_pct),
+	  .lo = 0.01, .hi = 100, .def = 2, .unit = "%",
+	  .help = "a generation above the oldest must hold this % of the "
+		  "file pages, else aging cannot help",
+	  .doc = "Aging is asked for only when a generation above the file "
+		 "min_seq holds this percentage of the memcg and node's file "
+		 "pages (in the one right above it, less the pages the kernel "
+		 "protected there): a working set that does not fit thrashes "
+		 "with every page in the oldest generation, and aging it only "
+		 "costs." },
+	{ "max_inflow_pct", NULL, WSET_NUM, WSET_FIELD(det.max_inflow_pct),
+	  .lo = 0, .hi = 1000, .def = 10, .unit = "%",
+	  .help = "growth above the oldest generation per interval, % of "
+		  "that interval's evictions, above which a reader is still "
+		  "bringing pages in: do not age yet",
+	  .doc = "Growth in the last interval of the file pages above the "
+		 "oldest generation, in percent of the pages evicted from it "
+		 "in that interval, above which a reader is taken to be still "
+		 "faulting pages in through a normal mapping; aging then would "
+		 "promote what it is reading, so the watcher waits." },
 	{ "max_agings_per_min", NULL, WSET_UINT,
 	  WSET_FIELD(det.max_agings_per_min),
 	  .lo = 1, .hi = DET_MAX_PER_MIN, .def = 8, .unit = "/min",
 	  .help = "aging steps per memcg x node and minute",
 	  .doc = "Upper bound on the aging steps (max_seq moves) of one "
 		 "memcg and node in a minute; a burst is written only when "
-		 "all its steps fit, and a cap below a burst's size shortens "
-		 "the burst." },
-	{ "max_steps", NULL, WSET_UINT, WSET_FIELD(det.max_steps),
-	  .lo = 1, .hi = 1000, .def = 8, .unit = "steps",
-	  .help = "aging steps per episode",
-	  .doc = "Aging steps per episode, all bursts together, before a "
-		 "forced cooldown." },
-	{ "min_age_spacing_ms", NULL, WSET_UINT,
-	  WSET_FIELD(det.min_spacing_ms),
-	  .lo = 0, .hi = 3600000, .def = 2000, .unit = "ms",
-	  .help = "between two bursts of one memcg x node",
-	  .doc = "Least time between two bursts of one memcg and node "
-		 "within an episode; in between the thrash conditions are "
-		 "re-checked and the episode ends if refaults fell." },
-	{ "max_youngest_growth_pct", NULL, WSET_NUM,
-	  WSET_FIELD(det.max_youngest_growth_pct),
-	  .lo = 0, .hi = 100, .def = 0.25, .unit = "%",
-	  .help = "growth per interval (% of file pages) of the stuck "
-		  "generation above which a reader is still filling it: "
-		  "do not age yet",
-	  .doc = "Growth in one interval of the generation holding the "
-		 "stuck pages and those above it, in percent of the memcg "
-		 "and node's file pages, above which a reader is taken to be "
-		 "still bringing pages in through a normal mapping and the "
-		 "watcher does not age yet.  Pages a MADV_RANDOM reader "
-		 "brings in land below that generation and do not count.  "
-		 "Without generation rows: the growth of the generations "
-		 "above the oldest." },
-	{ "min_stuck_pct", NULL, WSET_NUM, WSET_FIELD(det.min_stuck_pct),
-	  .lo = 0, .hi = 100, .def = 10, .unit = "%",
-	  .help = "a generation above the oldest must hold this % of the "
-		  "file pages, else aging cannot help",
-	  .doc = "Aging is asked for only when a generation above the file "
-		 "min_seq holds this percentage of the memcg and node's file "
-		 "pages: a working set that does not fit thrashes with every "
-		 "page in the oldest generation, and aging it only costs." },
-	{ "max_burst", NULL, WSET_UINT, WSET_FIELD(det.max_burst),
-	  .lo = 1, .hi = DET_MAX_GENS, .def = DET_MAX_GENS, .unit = "steps",
-	  .help = "aging steps written back to back in one write",
-	  .doc = "Most aging commands written back to back in one write(2).  "
-		 "The burst folds every generation up to the youngest one "
-		 "holding stuck pages into the oldest (4 steps when they are "
-		 "in max_seq), which puts them at the tail of the oldest "
-		 "generation, evicted first (docs/watcher-stepping.md)." },
-	{ "drain_timeout_ms", NULL, WSET_UINT, WSET_FIELD(det.drain_timeout_ms),
-	  .lo = 0, .hi = 3600000, .def = 60000, .unit = "ms",
-	  .help = "wait this long for the oldest generation to drain after a "
-		  "burst; 0: no limit",
-	  .doc = "After a burst no further one is asked for until the file "
-		 "min_seq has passed the generation the burst made oldest, or "
-		 "the oldest generation has stopped shrinking for persist "
-		 "intervals; the episode ends when that takes longer than "
-		 "this (0: no limit)." },
+		 "all its steps fit (a safety cap: the rule itself waits for "
+		 "a new turnover after each burst)." },
 };
 
 const size_t watch_nr_settings =

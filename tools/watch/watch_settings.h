@@ -94,7 +94,7 @@ double wset_get(const struct watch_setting *s, const struct watch_conf *c);
  * wset_set - store @v into @c's field of numeric setting @s after checking
  * it against the range (UINT, NUM: and integral for UINT; ENUM: an index
  * of .names; BOOL: 0 or 1).  Returns 0, or -1 with "NAME: ..." (NAME as
- * given, e.g. "watch.persist" or "--persist") in @why (@size bytes).
+ * given, e.g. "watch.interval_ms" or "--interval-ms") in @why (@size bytes).
  */
 int wset_set(const struct watch_setting *s, struct watch_conf *c, double v,
 	     const char *name, char *why, size_t size);

@@ -64,7 +64,6 @@ void watch_lv_event(struct wevent *ev, const char *event,
 	ev->node = lv->nid;
 	ev->has_seq = true;
 	ev->max_seq = lv->max_seq;
-	ev->refaults_per_s = lv->sample.refaults_per_s;
 }
 
 void watch_mark_gone(struct watch *w, struct lruvec_state *lv,
@@ -120,27 +119,6 @@ struct lruvec_state *watch_lv_get(struct watch *w, const char *path, int nid,
 	return lv;
 }
 
-struct memcg_state *watch_mc_get(struct watch *w, const char *path)
-{
-	struct memcg_state *mc;
-
-	HASH_FIND_STR(w->memcgs, path, mc);
-	if (mc)
-		return mc;
-	mc = calloc(1, sizeof(*mc));
-	if (!mc)
-		return NULL;
-	mc->path = strdup(path);
-	if (!mc->path) {
-		free(mc);
-		return NULL;
-	}
-	mc->refaults_per_s = -1;
-	mc->activations_per_s = -1;
-	HASH_ADD_KEYPTR(hh, w->memcgs, mc->path, strlen(mc->path), mc);
-	return mc;
-}
-
 bool watch_is_target(struct watch *w, const char *path)
 {
 	size_t i;
@@ -164,16 +142,9 @@ const struct watch_counts *watch_counts(const struct watch *w)
 void watch_state_free(struct watch *w)
 {
 	struct lruvec_state *lv, *tmp;
-	struct memcg_state *mc, *mtmp;
 
 	HASH_ITER(hh, w->lruvecs, lv, tmp)
 		watch_lv_free(w, lv);
-	HASH_ITER(hh, w->memcgs, mc, mtmp) {
-		HASH_DEL(w->memcgs, mc);
-		free(mc->path);
-		free(mc);
-	}
 	lrugen_snap_free(&w->snap);
 	lrugen_snap_free(&w->fresh);
-	lrugen_snap_free(&w->full);
 }

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * watch_state.h - the watcher's state (struct watch, a table per memcg x
- * node and one per memcg) and its events.  The bottom layer of the
+ * node) and its events.  The bottom layer of the
  * watcher: watch_state.c calls no function of another watch_*.c (it uses
  * the detector's det_init, the log's wlog_emit and watch.h's and
  * watch_conf.h's types); every step file and the tick call into it.
  *
  *   watch.c          the tick (watch_tick), lifetime (new, set_conf, free)
- *     -> watch_read.c, watch_rates.c, watch_act.c (steps; act -> read)
+ *     -> watch_read.c, watch_act.c (steps; act -> read)
  *   watch_metrics.c  the Prometheus textfile (called by the daemon)
  *     -> watch_state.c  state tables and events (this header)
  *       -> detector.c, wlog.c, common/
@@ -29,18 +29,6 @@
 
 #define CMD_MAX 320	/* a burst: up to DET_MAX_GENS commands */
 
-/* Per memcg (memory.stat is per memcg, not per node). */
-struct memcg_state {
-	UT_hash_handle hh;
-	char *path;		/* key */
-	bool have_prev;
-	uint64_t prev_ms, prev_refault, prev_activate;
-	bool prev_has_act;
-	unsigned long read_tick;	/* poll of the last rate computation */
-	double refaults_per_s, activations_per_s;	/* < 0 unknown */
-	bool seen;
-};
-
 /* Per memcg x node. */
 struct lruvec_state {
 	UT_hash_handle hh;
@@ -51,37 +39,31 @@ struct lruvec_state {
 	struct det_state det;
 	bool seen;
 	bool gone;		/* vanished or printed twice: swept */
-	bool was_thrashing;
 	bool explicit_force;	/* ERANGE seen: force_scan spelled out */
 	bool pending;		/* write succeeded, advance not yet seen */
 	unsigned long pending_from;
 	char pending_cmd[CMD_MAX];
-	/* this tick's sample */
-	unsigned long max_seq, youngest_age;
-	bool candidate;
+	/* this tick's sample and what the detector made of it */
+	unsigned long max_seq;
 	struct det_sample sample;
-	/* memory.stat economy in all-memcg mode (see watch_rates.c) */
-	uint64_t sig, prev_sig;		/* hash of the page counts */
-	bool low;			/* last rate far below threshold */
-	unsigned int backoff;		/* 0, 1, 3, 7: polls skipped */
+	struct det_out out;
 	/* metrics */
 	unsigned long agings, failures;
 };
 
 struct watch {
 	struct watch_conf conf;
-	struct det_params params;	/* conf.det + the kernel's rules */
+	struct det_params params;	/* conf.det */
 	struct kver_rules rules;
 	bool cgroup_v1;
 	struct watch_io io;
 	struct wlog *log;
-	struct lrugen_snap snap, fresh, full;
+	struct lrugen_snap snap, fresh;
 	struct lruvec_state *lruvecs;
-	struct memcg_state *memcgs;
 	bool *target_seen;		/* per conf.cgroups[i]: ever seen */
 	bool *target_warned;
 	bool no_write;			/* lockdown: writes are refused */
-	bool read_full_only;		/* lockdown: lru_gen unreadable */
+	bool probed;			/* lru_gen's readability checked */
 	bool no_full;			/* lru_gen_full absent */
 	int enabled;			/* last read of lru_gen/enabled */
 	uint64_t now_ms;
@@ -114,9 +96,6 @@ struct lruvec_state *watch_lv_get(struct watch *w, const char *path, int nid,
 
 /* watch_lv_free - unlink @lv from the table and free it. */
 void watch_lv_free(struct watch *w, struct lruvec_state *lv);
-
-/* watch_mc_get - the memory.stat state of @path, created; NULL on ENOMEM. */
-struct memcg_state *watch_mc_get(struct watch *w, const char *path);
 
 /* watch_is_target - whether @path is watched (and note it was seen). */
 bool watch_is_target(struct watch *w, const char *path);

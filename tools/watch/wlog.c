@@ -13,8 +13,6 @@ void wevent_init(struct wevent *ev, const char *event)
 	memset(ev, 0, sizeof(*ev));
 	ev->event = event;
 	ev->node = -1;
-	ev->refaults_per_s = -1;
-	ev->streak = -1;
 }
 
 static void json_opt_string(FILE *f, const char *key, const char *v)
@@ -29,24 +27,35 @@ static void json_opt_string(FILE *f, const char *key, const char *v)
 /* json_nums - the numeric keys every line has, null when unset. */
 static void json_nums(FILE *f, const struct wevent *ev)
 {
-	char id[24], node[16], seq[24], rate[48];
+	char id[24], node[16], seq[24];
 	const struct {
 		const char *key, *v;
 	} nums[] = {
 		{ "id", ev->has_id ? id : NULL },
 		{ "node", ev->node >= 0 ? node : NULL },
 		{ "max_seq", ev->has_seq ? seq : NULL },
-		{ "refaults_per_s", ev->refaults_per_s >= 0 ? rate : NULL },
 	};
 	size_t i;
 
 	snprintf(id, sizeof(id), "%llu", (unsigned long long)ev->id);
 	snprintf(node, sizeof(node), "%d", ev->node);
 	snprintf(seq, sizeof(seq), "%lu", ev->max_seq);
-	snprintf(rate, sizeof(rate), "%.1f", ev->refaults_per_s);
 	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
 		fprintf(f, ",\"%s\":%s", nums[i].key,
 			nums[i].v ? nums[i].v : "null");
+}
+
+/* json_det - the verdict and its inputs (see wlog.h). */
+static void json_det(FILE *f, const struct wevent *ev)
+{
+	const struct det_out *d = ev->det;
+
+	fprintf(f, ",\"verdict\":\"%s\",\"file_min_seq\":%lu,\"oldest\":%lu,"
+		"\"file_pages\":%lu,\"above\":%lu,\"exposed\":%lu,"
+		"\"evicted\":%lu,\"refaulted\":%lu,\"evicted_now\":%lu,"
+		"\"inflow\":%ld", det_verdict_name(d->verdict), ev->file_min_seq,
+		d->oldest, d->file_pages, d->above, d->exposed, d->evicted,
+		d->refaulted, d->evicted_now, d->inflow);
 }
 
 static void emit_json(FILE *f, uint64_t ts_ms, const struct wevent *ev)
@@ -59,8 +68,8 @@ static void emit_json(FILE *f, uint64_t ts_ms, const struct wevent *ev)
 		json_opt_string(f, "cmd", ev->cmd);
 	if (ev->error)
 		json_opt_string(f, "error", ev->error);
-	if (ev->streak >= 0)
-		fprintf(f, ",\"streak\":%d", ev->streak);
+	if (ev->det)
+		json_det(f, ev);
 	if (ev->msg)
 		json_opt_string(f, "msg", ev->msg);
 	fputs("}\n", f);
@@ -79,10 +88,12 @@ static void emit_text(FILE *f, uint64_t ts_ms, const struct wevent *ev)
 		fprintf(f, " id=%llu", (unsigned long long)ev->id);
 	if (ev->has_seq)
 		fprintf(f, " max_seq=%lu", ev->max_seq);
-	if (ev->refaults_per_s >= 0)
-		fprintf(f, " refaults/s=%.1f", ev->refaults_per_s);
-	if (ev->streak >= 0)
-		fprintf(f, " streak=%d", ev->streak);
+	if (ev->det)
+		fprintf(f, " %s F=%lu O=%lu above=%lu exposed=%lu E=%lu R=%lu "
+			"E_now=%lu inflow=%ld", det_verdict_name(ev->det->verdict),
+			ev->file_min_seq, ev->det->oldest, ev->det->above,
+			ev->det->exposed, ev->det->evicted, ev->det->refaulted,
+			ev->det->evicted_now, ev->det->inflow);
 	if (ev->cmd)
 		fprintf(f, " cmd=\"%s\"", ev->cmd);
 	if (ev->error)

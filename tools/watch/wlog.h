@@ -5,10 +5,16 @@
  *
  * JSON contract, one object per line, always with these keys (null when
  * they do not apply): "ts_ms" (ms since start), "event", "memcg", "id",
- * "node", "max_seq", "refaults_per_s"; "cmd" for age/would_age/age_failed;
- * "error" (strerror text) for failures; optional "streak", "msg".
- * Events: start thrash age would_age age_failed healthy idle vanished
- * error stop.
+ * "node", "max_seq"; "cmd" for age/would_age/age_failed; "error"
+ * (strerror text) for failures; optional "msg".  Events that carry a
+ * detector verdict (decision, thrash, healthy) add "verdict" and the
+ * inputs it was judged on, in pages: "file_min_seq", "oldest" (in it),
+ * "file_pages", "above" (above it, less the protected), "exposed" (in the
+ * youngest generation aging would move), "evicted" and "refaulted" (the
+ * window's, from lru_gen_full's counters), "evicted_now" (this interval)
+ * and "inflow" (growth above the oldest generation this interval).
+ * Events: start decision thrash age would_age age_failed healthy idle
+ * vanished error stop.
  *
  * One thread writes to a struct wlog at a time; nothing here locks or
  * allocates.  Logging is best effort: stdio errors are not reported.
@@ -19,6 +25,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "tools/watch/detector.h"
 
 enum wlog_format { WLOG_TEXT, WLOG_JSON };
 
@@ -35,10 +43,10 @@ struct wevent {
 	int node;		/* < 0: none */
 	bool has_seq;
 	unsigned long max_seq;
-	double refaults_per_s;	/* < 0: unknown */
+	const struct det_out *det;	/* NULL: no verdict */
+	unsigned long file_min_seq;	/* with det */
 	const char *cmd;
 	const char *error;
-	int streak;		/* < 0: none */
 	const char *msg;
 };
 

@@ -122,9 +122,9 @@ if t check-watch-good 0 "$advshim" check "$fx/good.conf"; then
 fi
 if t check-watch-bad 2 "$advshim" check "$fx/bad-watch.conf"; then
 	has check-watch-bad "$err" "$fx/bad-watch.conf:6: "
-	has check-watch-bad "$err" "persist"
+	has check-watch-bad "$err" "min_turnover_pct"
 	# the policy's style: FILE:LINE: NAME: message
-	only check-watch-bad "$err" "$fx/bad-watch.conf:6: watch.persist: 0 is out of range (expected 1 to 1000)"
+	only check-watch-bad "$err" "$fx/bad-watch.conf:6: watch.min_turnover_pct: 0 is out of range (expected 1 to 1000)"
 	empty check-watch-bad "$out"
 fi
 

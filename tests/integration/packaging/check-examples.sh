@@ -152,10 +152,10 @@ else
 		else
 			bad "watch group of $f" "$(cat "$T/watch.out")"
 		fi
-		sed 's/persist = [0-9]*;/persist = 0;/' "$f" > "$T/broken-watch.conf"
+		sed 's/interval_ms = [0-9]*;/interval_ms = 0;/' "$f" > "$T/broken-watch.conf"
 		run_watch --config "$T/broken-watch.conf"; rc=$?
 		if [ $rc -eq 2 ]; then
-			ok "advshim-watch refuses persist = 0 in a copy of $f"
+			ok "advshim-watch refuses interval_ms = 0 in a copy of $f"
 		else
 			bad "broken watch group of $f" "exit $rc, expected 2"
 		fi

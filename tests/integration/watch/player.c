@@ -4,10 +4,13 @@
  *
  * usage: watch_player DIR TIMELINE STEP_MS [KERNEL]
  *
- * Builds a fixture tree under DIR (debugfs/lru_gen, sys/.../enabled,
- * cg/<path>/memory.stat, a cgroup2 marker) and plays TIMELINE into it, one
- * step every STEP_MS.  It renders lru_gen with the kernel's format strings
- * (16-bit IDs before KERNEL 7.0, u64 after) and acts on what the watcher
+ * Builds a fixture tree under DIR (debugfs/lru_gen and lru_gen_full,
+ * sys/.../enabled, cg/<path>/memory.stat, a cgroup2 marker) and plays
+ * TIMELINE into it, one step every STEP_MS.  It renders lru_gen and
+ * lru_gen_full with the kernel's format strings (16-bit IDs before KERNEL
+ * 7.0, u64 after; lru_gen_full's tier rows carry the file type's
+ * refaulted and evicted counters on its min_seq row, reset when it moves)
+ * and acts on what the watcher
  * writes: commands appended to debugfs/lru_gen are checked the way
  * run_aging() checks them (unknown ID or node or seq > max_seq: rejected;
  * seq < max_seq: a silent no-op on 6.x; seq == max_seq: max_seq + 1) and
@@ -15,12 +18,17 @@
  * lru_gen_seq_write(), one write may carry several commands separated by
  * ',' or ';'; the first rejected one ends that write.
  *
+ * Every memcg has four generations max_seq - 3 .. max_seq; their file
+ * pages start at 10000, 2000, 2000, 10000 (a quarter of them in max_seq,
+ * aging could move them behind the rest) and each aging step folds the
+ * oldest into the next one, as inc_min_seq() does.
+ *
  * Timeline lines: "STEP ACTION ARGS", STEP counted from 0:
  *   add ID PATH...            new memcg (max_seq 7, youngest age 0)
- *   thrash ID REF ACT RECOVER refaults/activations per second, max_seq
- *                             stuck; RECOVER accepted agings end it (0:
- *                             never)
- *   healthy ID REF ACT        the kernel ages it every step
+ *   thrash ID EVI REF RECOVER pages evicted from the oldest generation and
+ *                             refaulted per second, max_seq stuck;
+ *                             RECOVER accepted agings end it (0: never)
+ *   healthy ID EVI REF        the kernel ages it every step
  *   idle ID                   nothing moves but the ages
  *   remove ID                 memcg and its memory.stat disappear
  *   enabled VALUE             kernel/mm/lru_gen/enabled
@@ -50,8 +58,10 @@ struct memcg {
 	char path[256];
 	unsigned long max_seq;
 	double birth_ms;		/* youngest generation's birth */
-	double refaults, activations;	/* counters */
-	double ref_rate, act_rate;	/* per second */
+	double evicted, refaulted;	/* F's counters */
+	double refaults;		/* memory.stat's, never reset */
+	double evi_rate, ref_rate;	/* per second */
+	unsigned long file[4];		/* file pages, F .. max_seq */
 	enum mode mode;
 	int recover;			/* accepted agings left to recover */
 };
@@ -125,7 +135,23 @@ static void set_immutable(int fd, bool on)
 		die("FS_IOC_SETFLAGS");
 }
 
-static size_t render(char *out, size_t size)
+/* tier_rows - lru_gen_full's rows under generation @k of @c. */
+static size_t tier_rows(const struct memcg *c, unsigned int k, char *out,
+			size_t size)
+{
+	size_t off = 0;
+	int t;
+
+	for (t = 0; t < 4; t++)
+		off += (size_t)snprintf(out + off, size - off,
+			"            %10d %10lur %10lue %10lup %10lur %10lue %10lup\n",
+			t, 0ul, 0ul, 0ul,
+			!k && !t ? (unsigned long)c->refaulted : 0ul,
+			!k && !t ? (unsigned long)c->evicted : 0ul, 0ul);
+	return off;
+}
+
+static size_t render(char *out, size_t size, bool full)
 {
 	double t = now_ms();
 	size_t off = 0;
@@ -141,43 +167,58 @@ static size_t render(char *out, size_t size)
 					"memcg %5llu %s\n", m[i].id, m[i].path);
 		off += (size_t)snprintf(out + off, size - off, " node %5d\n", 0);
 		for (s = m[i].max_seq - 3; s <= m[i].max_seq; s++) {
+			unsigned int k = (unsigned int)(s - (m[i].max_seq - 3));
 			unsigned int age = (unsigned int)(t - m[i].birth_ms) +
 				(unsigned int)(m[i].max_seq - s) * 5000;
 
 			off += (size_t)snprintf(out + off, size - off,
 						" %10lu %10u %10lu  %10lu \n", s,
-						age, 10ul, 1000ul * (s % 3 + 1));
+						age, 10ul, m[i].file[k]);
+			if (full)
+				off += tier_rows(&m[i], k, out + off,
+						 size - off);
 		}
 	}
 	return off;
 }
 
-/*
- * Rewrite lru_gen in place: the watcher keeps it open and re-reads from 0,
- * as it does with the real debugfs file.
- */
-static void write_lrugen(void)
+/* rewrite - debugfs file @rel in place: @len bytes of @buf. */
+static void rewrite(const char *rel, const char *buf, size_t len, bool imm)
 {
-	static char buf[1 << 16];
 	char path[4096];
-	size_t len = render(buf, sizeof(buf));
 	int fd;
 
-	if (garble && len > 40)
-		len = 40;	/* cut mid-line */
-	path_of(path, sizeof(path), "debugfs/lru_gen");
+	path_of(path, sizeof(path), rel);
 	fd = open(path, O_RDONLY);
-	if (fd >= 0 && immutable)
+	if (fd >= 0 && imm)
 		set_immutable(fd, false);
 	if (fd >= 0)
 		close(fd);
 	fd = open(path, O_WRONLY | O_CREAT, 0644);
 	if (fd < 0 || ftruncate(fd, 0) || pwrite(fd, buf, len, 0) != (ssize_t)len)
 		die(path);
-	written = (off_t)len;
-	if (immutable)
+	if (imm)
 		set_immutable(fd, true);
 	close(fd);
+}
+
+/*
+ * Rewrite lru_gen and lru_gen_full in place: the watcher keeps them open
+ * and re-reads from 0, as it does with the real debugfs files.
+ */
+static void write_lrugen(void)
+{
+	static char buf[1 << 17];
+	size_t len = render(buf, sizeof(buf), true);
+
+	if (garble && len > 40)
+		len = 40;	/* cut mid-line */
+	rewrite("debugfs/lru_gen_full", buf, len, false);
+	len = render(buf, sizeof(buf), false);
+	if (garble && len > 40)
+		len = 40;
+	rewrite("debugfs/lru_gen", buf, len, immutable);
+	written = (off_t)len;
 }
 
 static void write_stats(void)
@@ -196,10 +237,21 @@ static void write_stats(void)
 			 "anon 4096\nfile 8192\nworkingset_refault_anon 0\n"
 			 "workingset_refault_file %.0f\n"
 			 "workingset_activate_anon 0\n"
-			 "workingset_activate_file %.0f\npgmajfault 7\n",
-			 m[i].refaults, m[i].activations);
+			 "workingset_activate_file 0\npgmajfault 7\n",
+			 m[i].refaults);
 		put_file(rel, text);
 	}
+}
+
+/* One aging step: F folds into F + 1, F's counters restart. */
+static void inc_max_seq(struct memcg *c)
+{
+	c->file[1] += c->file[0];
+	memmove(c->file, c->file + 1, 3 * sizeof(c->file[0]));
+	c->file[3] = 0;
+	c->max_seq++;
+	c->birth_ms = now_ms();
+	c->evicted = c->refaulted = 0;
 }
 
 static struct memcg *find(unsigned long long id)
@@ -231,11 +283,10 @@ static bool command(const char *cmd)
 	fprintf(cmdlog, "ACCEPT %s\n", cmd);
 	if (seq < c->max_seq)
 		return true;
-	c->max_seq++;
-	c->birth_ms = now_ms();
+	inc_max_seq(c);
 	if (c->mode == THRASH && c->recover > 0 && --c->recover == 0) {
 		c->mode = IDLE;
-		c->ref_rate = c->act_rate = 0;
+		c->evi_rate = c->ref_rate = 0;
 	}
 	return true;
 }
@@ -284,12 +335,11 @@ static void advance(double dt_ms)
 	for (i = 0; i < MAXM; i++) {
 		if (!m[i].alive)
 			continue;
+		if (m[i].mode == HEALTHY)
+			inc_max_seq(&m[i]);
+		m[i].evicted += m[i].evi_rate * dt_ms / 1000.0;
+		m[i].refaulted += m[i].ref_rate * dt_ms / 1000.0;
 		m[i].refaults += m[i].ref_rate * dt_ms / 1000.0;
-		m[i].activations += m[i].act_rate * dt_ms / 1000.0;
-		if (m[i].mode == HEALTHY) {
-			m[i].max_seq++;
-			m[i].birth_ms = now_ms();
-		}
 	}
 }
 
@@ -309,7 +359,8 @@ static void action(char *line)
 		for (i = 0; i < MAXM && m[i].alive; i++)
 			;
 		m[i] = (struct memcg){ .alive = true, .id = id,
-				       .max_seq = 7, .birth_ms = now_ms() };
+				       .max_seq = 7, .birth_ms = now_ms(),
+				       .file = { 10000, 2000, 2000, 10000 } };
 		snprintf(m[i].path, sizeof(m[i].path), "%s", rest);
 		return;
 	}
@@ -334,16 +385,16 @@ static void action(char *line)
 	sscanf(line, "%*s %*u %lf %lf %d", &a, &b, &r);
 	if (!strcmp(verb, "thrash")) {
 		c->mode = THRASH;
-		c->ref_rate = a;
-		c->act_rate = b;
+		c->evi_rate = a;
+		c->ref_rate = b;
 		c->recover = r;
 	} else if (!strcmp(verb, "healthy")) {
 		c->mode = HEALTHY;
-		c->ref_rate = a;
-		c->act_rate = b;
+		c->evi_rate = a;
+		c->ref_rate = b;
 	} else if (!strcmp(verb, "idle")) {
 		c->mode = IDLE;
-		c->ref_rate = c->act_rate = 0;
+		c->evi_rate = c->ref_rate = 0;
 	} else if (!strcmp(verb, "remove")) {
 		char rel[600], path[4096];
 
