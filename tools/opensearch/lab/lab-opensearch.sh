@@ -11,11 +11,13 @@
 #
 # The scenario: the node (heap OS_LAB_HEAP) in a memcg sized, once it is up
 # and warm, to what it holds less the cached index plus OS_LAB_CACHE_PCT %
-# of the index (the report's: 2.8 GiB of page cache for 2.9 GiB); 2 client
-# threads for LAB_DURATION guest s; a cold file of OS_LAB_COLD_MB read
-# twice through a normal mmap from LAB_COLD_AT s.
+# of the index (the report's: 2.8 GiB of page cache for 2.9 GiB);
+# OS_LAB_THREADS (4) client threads for LAB_DURATION (95) guest s; a cold
+# file of OS_LAB_COLD_MB read twice through a normal mmap from LAB_COLD_AT
+# (35) s: 30 s of steady search at least before it (the median before the
+# cold read is taken over them).
 #
-# Environment: OS_LAB_VECTORS (40000), OS_LAB_DIMS (128), OS_LAB_HEAP
+# Environment: OS_LAB_VECTORS (40000), OS_LAB_DIMS (128), OS_LAB_THREADS, OS_LAB_HEAP
 # (256m), OS_LAB_CACHE_PCT (96), OS_LAB_COLD_MB (40), LAB_REPEAT (3),
 # LAB_ARMS (which arms), LAB_KERNEL, lab.sh's other LAB_*.  Results:
 # build/lab/runs/opensearch-KERNEL-DATE/ (qps.tsv: the report's columns).
@@ -59,6 +61,7 @@ cp "$top/examples/opensearch-knn.conf" "$stage/"
 BUILD=$build LAB_RUN_NAME=opensearch LAB_PROGRAMS=opensearch LAB_QPS_TABLE=1 \
 	LAB_PROGRAMS_ARMS=$top/tools/lab/experiments/opensearch.arms \
 	LAB_JOB_FILES="$stage/app $build/opensearch/runtime $build/opensearch/syslib $stage/home $stage/opensearch-knn.conf" \
-	LAB_SCENARIO="MEMCG_MB=1536 VEC_MB=1 COLD_MB=${OS_LAB_COLD_MB:-40} THREADS=2 THETA=0.8 OS_HEAP=${OS_LAB_HEAP:-256m} OS_CACHE_PCT=${OS_LAB_CACHE_PCT:-96}" \
+	LAB_SCENARIO="MEMCG_MB=1536 VEC_MB=1 COLD_MB=${OS_LAB_COLD_MB:-40} THREADS=${OS_LAB_THREADS:-4} THETA=0.8 OS_HEAP=${OS_LAB_HEAP:-256m} OS_CACHE_PCT=${OS_LAB_CACHE_PCT:-96}" \
 	LAB_ARM_SETUP_S=${LAB_ARM_SETUP_S:-300} LAB_MEM_MB=${LAB_MEM_MB:-3072} \
+	LAB_COLD_AT=${LAB_COLD_AT:-35} LAB_DURATION=${LAB_DURATION:-95} \
 	bash "$top/tools/lab/lab.sh" programs
