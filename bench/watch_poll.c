@@ -4,19 +4,20 @@
  *
  * usage: watch_poll DIR [N] [POLLS]
  *
- * Builds a fixture tree in DIR with N memcgs (lru_gen in the 6.12 format,
- * a cgroup2 memory.stat each) and times watch_tick() - the daemon's whole
- * poll: read lru_gen, parse, the detectors, memory.stat where needed - with
+ * Builds a fixture tree in DIR with N memcgs (lru_gen_full in the 6.12
+ * format, a cgroup2 memory.stat each) and times watch_tick() - the daemon's
+ * whole poll: read lru_gen_full, parse, the detectors - with
  * CLOCK_PROCESS_CPUTIME_ID.  Rewriting the fixture between polls is not
  * timed.  Scenarios, measured side by side in one run:
- *   aging    every memcg's max_seq moves (busy, healthy): no memory.stat
- *   stuck    max_seq still, ages grow, pages move: memory.stat for all N
+ *   aging    every memcg's max_seq moves (busy, healthy)
+ *   stuck    max_seq still, ages grow, pages move, F's counters grow
  *   quiet    max_seq still, nothing moves (idle memcgs): skipped after one
  *            read
  *   named    one --cgroup target among N, stuck
  * Prints per-poll CPU (median, p95) and the ratio to the 5 ms budget.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +54,21 @@ static void put(const char *rel, const char *data, size_t len)
 	}
 }
 
-/* lru_gen for all memcgs at poll @t in scenario @sc. */
+/* lru_gen_full's four tier rows under a generation (counters on F's). */
+static size_t tiers(bool oldest, unsigned long t, char *out, size_t size)
+{
+	size_t off = 0;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		off += (size_t)snprintf(out + off, size - off,
+			"            %10d %10lur %10lue %10lup %10lur %10lue %10lup\n",
+			i, 0ul, 0ul, 0ul, oldest ? t * 900 : 0ul,
+			oldest ? t * 1000 : 0ul, 0ul);
+	return off;
+}
+
+/* lru_gen_full for all memcgs at poll @t in scenario @sc. */
 static void write_lrugen(int t, const char *sc)
 {
 	size_t off = 0;
@@ -73,8 +88,12 @@ static void write_lrugen(int t, const char *sc)
 						" %10lu %10lu %10lu  %10lu \n", s,
 						(max - s) * 60000 + (unsigned long)t * 1000 + 5,
 						100 + moved, 20000 + s + moved);
+			off += tiers(s == max - 3, (unsigned long)t, text + off,
+				     text_cap - off);
 		}
 	}
+	/* the watcher reads lru_gen_full each poll, lru_gen to probe */
+	put("debugfs/lru_gen_full", text, off);
 	put("debugfs/lru_gen", text, off);
 }
 
@@ -206,7 +225,7 @@ int main(int argc, char **argv)
 	polls = argc > 3 ? atoi(argv[3]) : 41;
 	if (nr < 1 || polls < 3)
 		return 2;
-	text_cap = (size_t)nr * 400 + 4096;
+	text_cap = (size_t)nr * 2000 + 4096;	/* 4 gens x (1 + 4 tier rows) */
 	text = malloc(text_cap);
 	build_tree();
 	run("aging", polls);

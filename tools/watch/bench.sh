@@ -11,7 +11,7 @@ W=$B/advshim-watch
 T=$(mktemp -d "${TMPDIR:-/tmp}/advshim-watch-bench.XXXXXX")
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$T"' EXIT INT TERM
 
-echo "== one poll, CPU (watch_tick: read lru_gen, parse, detect, memory.stat)"
+echo "== one poll, CPU (watch_tick: read lru_gen_full, parse, detect)"
 "$B/bench/watch_poll" "$T/poll" 1000 81 || exit 1
 "$B/bench/watch_poll" "$T/poll50" 50 81 | sed -n '1p;3p'
 

@@ -21,7 +21,9 @@
  * Every memcg has four generations max_seq - 3 .. max_seq; their file
  * pages start at 10000, 2000, 2000, 10000 (a quarter of them in max_seq,
  * aging could move them behind the rest) and each aging step folds the
- * oldest into the next one, as inc_min_seq() does.
+ * oldest into the next one, as inc_min_seq() does; a memcg the kernel
+ * ages itself finds that layout again after each step (its working set is
+ * in use).
  *
  * Timeline lines: "STEP ACTION ARGS", STEP counted from 0:
  *   add ID PATH...            new memcg (max_seq 7, youngest age 0)
@@ -67,6 +69,8 @@ struct memcg {
 };
 
 static struct memcg m[MAXM];
+/* the file pages of F .. max_seq of a new memcg */
+static const unsigned long layout[4] = { 10000, 2000, 2000, 10000 };
 static char dir[4096];
 static int step_ms;
 static bool u64_ids;
@@ -335,8 +339,11 @@ static void advance(double dt_ms)
 	for (i = 0; i < MAXM; i++) {
 		if (!m[i].alive)
 			continue;
-		if (m[i].mode == HEALTHY)
+		if (m[i].mode == HEALTHY) {
+			/* its aging walks find the working set in use */
 			inc_max_seq(&m[i]);
+			memcpy(m[i].file, layout, sizeof(layout));
+		}
 		m[i].evicted += m[i].evi_rate * dt_ms / 1000.0;
 		m[i].refaulted += m[i].ref_rate * dt_ms / 1000.0;
 		m[i].refaults += m[i].ref_rate * dt_ms / 1000.0;
@@ -359,8 +366,8 @@ static void action(char *line)
 		for (i = 0; i < MAXM && m[i].alive; i++)
 			;
 		m[i] = (struct memcg){ .alive = true, .id = id,
-				       .max_seq = 7, .birth_ms = now_ms(),
-				       .file = { 10000, 2000, 2000, 10000 } };
+				       .max_seq = 7, .birth_ms = now_ms() };
+		memcpy(m[i].file, layout, sizeof(layout));
 		snprintf(m[i].path, sizeof(m[i].path), "%s", rest);
 		return;
 	}
