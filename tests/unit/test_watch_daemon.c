@@ -412,7 +412,7 @@ Test(daemon, log_decisions_logs_every_verdict)
 	rig_ticks(&r, 3);
 	cr_assert(strstr(r.logbuf, "\"event\":\"decision\",\"memcg\":\"/a\""),
 		  "%s", r.logbuf);
-	cr_assert(strstr(r.logbuf, "\"verdict\":\"not_refaulting\""), "%s",
+	cr_assert(strstr(r.logbuf, "\"verdict\":\"healthy\""), "%s",
 		  r.logbuf);
 	cr_assert(strstr(r.logbuf, "\"evicted\":50000,\"refaulted\":5000"),
 		  "%s", r.logbuf);

@@ -185,6 +185,7 @@ Test(detector, aging_without_f_moving_restarts_the_window)
 	s = smp(1, 8, 21000, 18900, 0, g);	/* 5 6 7 8: F still 5 */
 	cr_assert_eq(step(&st, s, &o), DET_HEALTHY, "%s", o.why);
 	cr_assert_eq(o.evicted, 0, "the window starts here");
+	cr_assert_not(o.thrashing, "max_seq moved: aging runs");
 	s = smp(2, 8, 24000, 21600, 0, g);
 	cr_assert_eq(step(&st, s, &o), DET_NOT_TURNED, "%s", o.why);
 	cr_assert_eq(o.evicted, 3000);
@@ -199,7 +200,8 @@ Test(detector, f_moving_starts_from_zero)
 	det_init(&st);
 	step(&st, smp(0, 7, 20000, 18000, 0, LAYOUT), &o);
 	cr_assert_eq(step(&st, smp(1, 8, 6000, 5400, 0, LAYOUT), &o),
-		     DET_INFLOW, "a new window waits one interval");
+		     DET_HEALTHY, "F moved: the lruvec ages");
+	cr_assert_not(o.thrashing);
 	cr_assert_eq(o.evicted, 6000);
 	cr_assert_eq(step(&st, smp(2, 8, 12000, 10800, 0, LAYOUT), &o),
 		     DET_AGE);

@@ -111,6 +111,9 @@ static void rebase(struct det_state *st, const struct det_sample *s)
 	const struct det_sample *prev = &st->prev;
 
 	st->fresh = true;
+	st->moved = st->have_prev && prev->has_rep &&
+		    (s->file_min_seq != prev->file_min_seq ||
+		     s->max_seq != prev->max_seq);
 	if (!st->have_prev || !prev->has_rep ||
 	    s->file_min_seq != prev->file_min_seq ||
 	    s->evicted < st->base_evicted ||
@@ -141,6 +144,11 @@ static bool recycling(const struct det_state *st, const struct det_params *p,
 
 	out->evicted = s->evicted - st->base_evicted;
 	out->refaulted = s->refaulted - st->base_refaulted;
+	if (st->moved) {
+		verdict(out, DET_HEALTHY, "min_seq or max_seq moved this "
+			"interval: the lruvec is aging");
+		return false;
+	}
 	if (!out->evicted) {
 		verdict(out, DET_HEALTHY, "nothing evicted from the oldest "
 			"generation");

@@ -18,7 +18,9 @@
  *  - the counters of the sample when max_seq moved without F (something
  *    aged: the question starts again) and when a burst was written or
  *    logged (dry run).
- * Over the window it asks, in this order (each failure is a verdict):
+ * A sample in which F or max_seq moved is healthy (the lruvec ages: the
+ * oldest generation is not stuck); the new window is judged from the next
+ * one.  Over the window it asks, in this order (each failure is a verdict):
  *  1. turnover: E - E0 >= O * min_turnover_pct / 100, O the file pages in
  *     F now: the oldest generation has been evicted round (not yet:
  *     DET_NOT_TURNED);
@@ -96,6 +98,7 @@ struct det_state {
 	unsigned long base_evicted;	/* the window's start */
 	unsigned long base_refaulted;
 	bool fresh;			/* window began at this sample */
+	bool moved;			/* ... because F or max_seq moved */
 	bool was_thrashing;
 	unsigned int asked;		/* steps of the last DET_AGE */
 	uint64_t agings_ms[DET_RATE_WINDOW];	/* ring of step times */
