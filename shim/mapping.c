@@ -98,10 +98,10 @@ static void forget_range(void *addr, size_t len)
 {
 	uintptr_t s = (uintptr_t)addr, e = s + page_up(len);
 
-	if (!table_nr())
+	if (!table_nr() || view_unknown(s, e))
 		return;
 	shim_rdlock();
-	if (!maptable_overlaps(&shim.table, s, e)) {
+	if (!view_overlaps(s, e)) {
 		shim_unlock();
 		return;
 	}
@@ -185,11 +185,16 @@ SHIM_EXPORT int munmap(void *addr, size_t len)
 			return call_munmap(addr, len);
 		return munmap_changed(addr, len);
 	}
-	saved = errno;
 	e = s + page_up(len);
 	shim_busy++;
+	/* Where this thread last found no range and nothing changed since. */
+	if (view_unknown(s, e)) {
+		shim_busy--;
+		return munmap_changed(addr, len);
+	}
+	saved = errno;
 	shim_rdlock();
-	if (maptable_overlaps(&shim.table, s, e)) {
+	if (view_overlaps(s, e)) {
 		shim_unlock();
 		shim_wrlock();
 		maptable_unmap(&shim.table, s, e);
