@@ -4,7 +4,9 @@
  *
  * Anonymous mappings go straight through without a lock (allocators and
  * JIT heaps make most mmap calls), except MAP_FIXED ones, which may
- * replace a file range the table knows.  The table is updated after a
+ * replace a file range the table knows.  A munmap or MAP_FIXED where this
+ * thread last found no range, the table unchanged since, looks no further
+ * (view_unknown: no lock, no descent of a table of 100k ranges).  The table is updated after a
  * successful mmap/mremap and before munmap (so a concurrent mmap that gets
  * the freed addresses never has its new range removed by us); then, before
  * the addresses are freed, a switch's madvise in flight on a range just
@@ -93,24 +95,30 @@ static void register_file(void *addr, size_t len, int fd)
 		apply_on_map(rule, fd);
 }
 
-/* A MAP_FIXED anonymous mapping may have replaced known file ranges. */
-static void forget_range(void *addr, size_t len)
+/*
+ * Forget [@s, @e): a MAP_FIXED anonymous mapping may have replaced known
+ * file ranges there, or munmap is about to free them.  Where this thread
+ * last found no range and the table has not changed since, nothing is
+ * looked at (view_unknown).  True if the table had ranges there.
+ * shim_busy raised by the caller; takes shim.lock as needed.
+ */
+static bool forget_range(uintptr_t s, uintptr_t e)
 {
-	uintptr_t s = (uintptr_t)addr, e = s + page_up(len);
+	bool known;
 
 	if (!table_nr() || view_unknown(s, e))
-		return;
+		return false;
 	shim_rdlock();
-	if (!view_overlaps(s, e)) {
-		shim_unlock();
-		return;
-	}
+	known = view_overlaps(s, e);
 	shim_unlock();
+	if (!known)
+		return false;
 	shim_wrlock();
 	maptable_unmap(&shim.table, s, e);
 	dontfork_forget(s, e);
 	table_changed();
 	shim_unlock();
+	return true;
 }
 
 static void after_mmap(void *ret, size_t len, int flags, int fd)
@@ -122,7 +130,7 @@ static void after_mmap(void *ret, size_t len, int flags, int fd)
 	if (!(flags & MAP_ANONYMOUS) && fd >= 0)
 		register_file(ret, len, fd);
 	else
-		forget_range(ret, len);
+		forget_range((uintptr_t)ret, (uintptr_t)ret + page_up(len));
 	shim_busy--;
 	errno = saved;
 }
@@ -134,34 +142,36 @@ static inline bool wants_mmap(int flags, int fd)
 	return shim_activate();
 }
 
-SHIM_EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+/*
+ * mmap and mmap64 alike: the call through @real (call_mmap or
+ * call_mmap64, the next definition of the caller's name), the table kept
+ * in step around it.
+ */
+static inline void *map_through(void *(*real)(void *, size_t, int, int, int, off_t),
+				void *addr, size_t len, int prot, int flags,
+				int fd, off_t off)
 {
 	bool counted;
 	void *ret;
 
 	if (likely(!wants_mmap(flags, fd)))
-		return call_mmap(addr, len, prot, flags, fd, off);
+		return real(addr, len, prot, flags, fd, off);
 	counted = (flags & MAP_FIXED) && adapt_replace_begin();
-	ret = call_mmap(addr, len, prot, flags, fd, off);
+	ret = real(addr, len, prot, flags, fd, off);
 	if (ret != MAP_FAILED)
 		after_mmap(ret, len, flags, fd);
 	adapt_replace_end(counted);
 	return ret;
 }
 
+SHIM_EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	return map_through(call_mmap, addr, len, prot, flags, fd, off);
+}
+
 SHIM_EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
-	bool counted;
-	void *ret;
-
-	if (likely(!wants_mmap(flags, fd)))
-		return call_mmap64(addr, len, prot, flags, fd, off);
-	counted = (flags & MAP_FIXED) && adapt_replace_begin();
-	ret = call_mmap64(addr, len, prot, flags, fd, off);
-	if (ret != MAP_FAILED)
-		after_mmap(ret, len, flags, fd);
-	adapt_replace_end(counted);
-	return ret;
+	return map_through(call_mmap64, addr, len, prot, flags, fd, off);
 }
 
 /* The real munmap, then the address space's generation moves on. */
@@ -186,26 +196,11 @@ SHIM_EXPORT int munmap(void *addr, size_t len)
 		return munmap_changed(addr, len);
 	}
 	e = s + page_up(len);
-	shim_busy++;
-	/* Where this thread last found no range and nothing changed since. */
-	if (view_unknown(s, e)) {
-		shim_busy--;
-		return munmap_changed(addr, len);
-	}
 	saved = errno;
-	shim_rdlock();
-	if (view_overlaps(s, e)) {
-		shim_unlock();
-		shim_wrlock();
-		maptable_unmap(&shim.table, s, e);
-		dontfork_forget(s, e);
-		table_changed();
-		shim_unlock();
-		/* A switch that found the range still there lands first. */
+	shim_busy++;
+	/* A switch that found the range still there lands first. */
+	if (forget_range(s, e))
 		adapt_settle();
-	} else {
-		shim_unlock();
-	}
 	shim_busy--;
 	errno = saved;
 	return munmap_changed(addr, len);

@@ -7,7 +7,7 @@
 DOCTOR_TEST_SRCS := tests/doctor/test_doctor.c
 DOCTOR_TEST	:= $(BUILD)/tests/test_doctor
 DOCTOR_OBJS	:= $(patsubst %.c,$(OBJ)/%.o,$(wildcard tools/cli/doctor_*.c)) \
-		   $(OBJ)/tools/cli/shimstats.o
+		   $(OBJ)/tools/cli/shimstats.o $(OBJ)/tools/cli/cli_proc.o
 DOCTOR_PROGS	:= $(BUILD)/tests/doctor/rrprog $(BUILD)/tests/doctor/rrprog-static
 TARGETS		+= $(DOCTOR_TEST) $(DOCTOR_PROGS)
 

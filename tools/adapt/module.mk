@@ -32,5 +32,5 @@ check-adapt: $(ADAPT_UNIT)
 ADAPT_REPLAY	:= $(BUILD)/adapt-replay
 TARGETS		+= $(ADAPT_REPLAY)
 
-$(ADAPT_REPLAY): $(OBJ)/tools/adapt/replay.o $(OBJ)/adapt/adapt.o
+$(ADAPT_REPLAY): $(OBJ)/tools/adapt/replay.o $(OBJ)/adapt/adapt.o $(COMMON_LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^

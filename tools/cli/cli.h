@@ -43,4 +43,11 @@ int cli_load_policy(const char *file, struct policy **out);
  */
 const char *cli_shim_path(void);
 
+/*
+ * cli_smaps_error - say on stderr why /proc/@pid/smaps could not be read
+ * (errno @err) for subcommand @cmd ("inspect", "doctor"): no such process,
+ * permission denied (and whose it must be), or the error's text.
+ */
+void cli_smaps_error(const char *cmd, long pid, int err);
+
 #endif /* ADVSHIM_CLI_H */

@@ -372,14 +372,7 @@ static int read_smaps(long pid, char **buf, size_t *len)
 
 	snprintf(path, sizeof(path), "/proc/%ld/smaps", pid);
 	if (read_file(path, buf, len, 0)) {
-		if (errno == ENOENT || errno == ESRCH)
-			fprintf(stderr, "advshim inspect: no process %ld\n", pid);
-		else if (errno == EACCES || errno == EPERM)
-			fprintf(stderr, "advshim inspect: %s: permission denied "
-				"(run as the process's user or root)\n", path);
-		else
-			fprintf(stderr, "advshim inspect: %s: %s\n", path,
-				strerror(errno));
+		cli_smaps_error("inspect", pid, errno);
 		return 1;
 	}
 	if (!*len) {
