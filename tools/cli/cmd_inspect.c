@@ -344,12 +344,8 @@ static int parse_args(int argc, char **argv, long *pid, bool *json)
 		case 'j':
 			*json = true;
 			break;
-		case 'h':
-			usage(stdout);
-			return -1;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			return cli_help_or_usage(c, usage, -1);
 		}
 	}
 	if (optind != argc - 1) {
@@ -416,7 +412,7 @@ int cmd_inspect(int argc, char **argv)
 	bool json = false;
 	size_t len;
 	char *buf;
-	long pid;
+	long pid = 0;
 	int ret;
 
 	ret = parse_args(argc, argv, &pid, &json);
