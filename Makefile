@@ -110,6 +110,10 @@ UNINSTALL_TARGETS :=
 criterion = sh mk/criterion.sh $(if $(3),-C $(3)) $(if $(4),-j $(4)) \
 	$(1) "$(SANITIZER)" $(2)
 
+# $(link_unit): the recipe of a criterion test binary from its
+# prerequisites (objects and libraries, in link order).
+link_unit = mkdir -p $(dir $@) && $(CC) $(ALL_LDFLAGS) -o $@ $^ $(CONFIG_LIBS) $(CRITERION_LIBS)
+
 # $(eval $(call maven_tool,OUT,PREREQS,VERSION,BUILD_SH)): OUT, a tool
 # Maven builds (tools/lucene, tools/opensearch), made by `sh BUILD_SH
 # $(BUILD) VERSION` from PREREQS and the stamp $(dir OUT)NAME/want-VERSION

@@ -12,8 +12,7 @@ DOCTOR_PROGS	:= $(BUILD)/tests/doctor/rrprog $(BUILD)/tests/doctor/rrprog-static
 TARGETS		+= $(DOCTOR_TEST) $(DOCTOR_PROGS)
 
 $(DOCTOR_TEST): $(DOCTOR_TEST_SRCS:%.c=$(OBJ)/%.o) $(DOCTOR_OBJS) $(WATCH_LIB) $(POLICY_LIB) $(COMMON_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CONFIG_LIBS) $(CRITERION_LIBS)
+	$(link_unit)
 
 # Test programs without sanitizers: the static one cannot link them, and
 # what doctor reads of both must be the plain program's.
