@@ -11,8 +11,9 @@
  * the freed addresses never has its new range removed by us); then, before
  * the addresses are freed, a switch's madvise in flight on a range just
  * removed is let land (adapt_settle, adapt_table.c).  A MAP_FIXED mmap or
- * MREMAP_FIXED mremap replaces ranges before the table learns of it: it
- * holds switches off around its call instead (adapt_replace_begin).  Every call
+ * an mremap replaces or moves ranges before the table learns of it: it
+ * holds switches off around its call instead (adapt_replace_begin), and a
+ * moved range asked RANDOM gets the group's choice there (remap_readvise).  Every call
  * here but a new anonymous mapping moves vm_gen on after the kernel
  * returned (view_nofile's answers are stamped with it).  errno is what
  * the real call left.
@@ -221,6 +222,7 @@ struct remap {
 	size_t old_len, new_len;
 	bool keep_old;		/* the old range stays mapped */
 	bool dontfork;		/* VM_DONTCOPY moves with the mapping */
+	bool readvise;		/* an adaptive file's, asked RANDOM */
 	void *file;		/* the old range's file, a reference held */
 };
 
@@ -260,6 +262,8 @@ static void remap_before(struct remap *m)
 	if (n && n->start <= m->old) {
 		m->file = moved_word(n, m->old_end);
 		files_get(m->file);
+		m->readvise = ((uintptr_t)m->file & ASKED_MASK) == ASKED_RANDOM &&
+			      policy_rule_adaptive(node_file(n)->rule);
 		m->dontfork = dontfork_overlaps(m->old, m->old + page_up(len));
 		if (!m->keep_old) {
 			maptable_unmap(&shim.table, m->old, m->old_end);
@@ -298,6 +302,25 @@ static void remap_after(const struct remap *m, void *ret)
 	shim_unlock();
 }
 
+/*
+ * After a successful move of a range asked RANDOM of an adaptive file
+ * (switches still held off: adapt.replacing): issue the group's choice
+ * on its new place.  A switch whose walk had passed the new place and
+ * not yet reached the old one when the range left the table never sees
+ * it (the walk goes up the address space), and the kernel moved the
+ * VMA's old flags: without this the range would keep the choice before
+ * that switch.  The choice is read after replacing was counted, so it
+ * is that of every switch whose walk is under way; a switch published
+ * later walks after replacing clears and finds the range at its new
+ * place.  Raw system call; errno is restored by the caller.
+ */
+static void remap_readvise(const struct remap *m, void *ret)
+{
+	if (m->readvise && ret != MAP_FAILED && adapt_decided())
+		sys_madvise(ret, page_up(m->new_len),
+			    adapt_random_code(MADV_RANDOM));
+}
+
 SHIM_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 {
 	struct remap m = {
@@ -324,13 +347,15 @@ SHIM_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, .
 	}
 	saved = errno;
 	shim_busy++;
-	counted = (flags & MREMAP_FIXED) && adapt_replace_begin();
+	/* Held off for every move: see remap_readvise. */
+	counted = adapt_replace_begin();
 	remap_before(&m);
 	errno = saved;
 	ret = call_mremap(old, old_len, new_len, flags, new_addr);
 	saved = errno;
 	vm_changed();
 	remap_after(&m, ret);
+	remap_readvise(&m, ret);
 	adapt_replace_end(counted);
 	shim_busy--;
 	errno = saved;
