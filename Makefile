@@ -110,6 +110,29 @@ UNINSTALL_TARGETS :=
 criterion = sh mk/criterion.sh $(if $(3),-C $(3)) $(if $(4),-j $(4)) \
 	$(1) "$(SANITIZER)" $(2)
 
+# $(link_unit): the recipe of a criterion test binary from its
+# prerequisites (objects and libraries, in link order).
+link_unit = mkdir -p $(dir $@) && $(CC) $(ALL_LDFLAGS) -o $@ $^ $(CONFIG_LIBS) $(CRITERION_LIBS)
+
+# $(eval $(call maven_tool,OUT,PREREQS,VERSION,BUILD_SH)): OUT, a tool
+# Maven builds (tools/lucene, tools/opensearch), made by `sh BUILD_SH
+# $(BUILD) VERSION` from PREREQS and the stamp $(dir OUT)NAME/want-VERSION
+# (NAME: BUILD_SH's directory's name): a changed VERSION rebuilds.  In
+# `all` unless MAVEN=0 (check-fast).  BUILD_SH prints one line and
+# creates nothing when Maven or the JDK is missing, so the recipe then
+# runs (and says so) on every make.
+define maven_tool
+ifneq ($$(MAVEN),0)
+TARGETS		+= $(1)
+endif
+$$(BUILD)/$$(notdir $$(patsubst %/,%,$$(dir $(4))))/want-$(3):
+	@mkdir -p $$(dir $$@)
+	@rm -f $$(dir $$@)want-*
+	@touch $$@
+$(1): $(2) $$(BUILD)/$$(notdir $$(patsubst %/,%,$$(dir $(4))))/want-$(3)
+	@sh $(4) $$(BUILD) $(3)
+endef
+
 .PHONY: all check check-fast check-make mk-modules deps demo bench clean install uninstall
 all:
 

@@ -2,35 +2,41 @@
 /*
  * shim_bench.c - what the shim costs on the calls it intercepts.
  *
- * usage: shim_bench [ROUNDS]   (run it with and without libadvshim.so
- *                               preloaded; bench/shim_bench.sh does both)
+ * usage: shim_bench [ROUNDS [MAPS [OPS]]]
+ *   ROUNDS  rounds per operation (3..101, default 31)
+ *   MAPS    live file mappings registered first (1000..1000000, default
+ *           100000)
+ *   OPS     comma-separated operation names to run in that order
+ *           (default: all), e.g. "anon,dontneed" (names below)
+ * (run it with and without libadvshim.so preloaded; bench/shim_bench.sh
+ * does both, for 10k and 100k mappings, five times each)
  *
- * First registers 100k live file mappings: 100k one-page mmap() calls of
+ * First registers MAPS live file mappings: MAPS one-page mmap() calls of
  * a sparse file into one reserved area at consecutive offsets (the kernel
  * merges them into one VMA, so vm.max_map_count is no limit, while the
- * shim's table holds 100k ranges).  Then, per operation, alternates
+ * shim's table holds MAPS ranges).  Then, per operation, alternates
  * rounds of A = the raw system call (syscall(2), never intercepted) and
  * B = the libc entry point (through the shim when it is preloaded) in
  * one process, and prints the median ns/op of each and B/A.
  *
- * Operations:
- *   anon mmap+munmap        4 pages, MAP_ANONYMOUS
- *   madvise DONTNEED anon   16 untouched pages (pure call cost)
- *   madvise RANDOM/NORMAL anon  alternately on one 1 MiB anonymous range
- *                           (advice the adaptive default examines: the
- *                           kernel's "no file" answer remembered)
- *   posix_madvise RANDOM    one of 64 pages of a registered file mapping (the
- *                           shim rewrites it: table lookup + policy; A
- *                           issues the NORMAL the shim sends)
- *   posix_madvise same      the same registered page every time (a
+ * Operations (OPS name: what):
+ *   anon: anon mmap+munmap  4 pages, MAP_ANONYMOUS
+ *   dontneed: madvise DONTNEED anon  16 untouched pages (pure call cost)
+ *   hints: madvise RANDOM/NORMAL anon  alternately on one 1 MiB anonymous
+ *                           range (advice the adaptive default examines:
+ *                           the kernel's "no file" answer remembered)
+ *   registered: posix_madvise RANDOM  one of 64 pages of a registered file
+ *                           mapping (the shim rewrites it: table lookup +
+ *                           policy; A issues the NORMAL the shim sends)
+ *   same: posix_madvise same  the same registered page every time (a
  *                           thread's last hit is remembered)
- *   posix_madvise any       one of all 100k registered pages, far apart
+ *   any: posix_madvise any  one of all MAPS registered pages, far apart
  *                           (a full descent of the table every time)
- *   posix_madvise WILLNEED  one of 64 registered pages, advice no rule
- *                           acts on (Lucene's prefetch under the default
- *                           policy): a counter and the real call
- *   file mmap+munmap        4 pages of the already-seen file
- *   dlsym RTLD_DEFAULT      "fstat" (A: libc's dlsym, found via dlopen)
+ *   willneed: posix_madvise WILLNEED  one of 64 registered pages, advice
+ *                           no rule acts on (Lucene's prefetch under the
+ *                           default policy): a counter and the real call
+ *   file: file mmap+munmap  4 pages of the already-seen file
+ *   dlsym: dlsym RTLD_DEFAULT  "fstat" (A: libc's dlsym, via dlopen)
  * Timing goals are in the README; nothing here passes or fails.
  */
 #include <dlfcn.h>
@@ -45,9 +51,9 @@
 #include <unistd.h>
 
 #define PG		4096L
-#define NR_MAPS		100000L
 #define MAX_ROUNDS	101
 
+static long nr_maps = 100000;
 static int fd;
 static char *area, *anon16, *anon1m;
 static void *(*libc_dlsym)(void *, const char *);
@@ -135,7 +141,7 @@ static void op_posix_madvise(int v, long i)
  */
 static void op_posix_madvise_spread(int v, long i)
 {
-	advise_page(v, area + (i * 40503 % NR_MAPS) * PG, POSIX_MADV_NORMAL,
+	advise_page(v, area + (i * 40503 % nr_maps) * PG, POSIX_MADV_NORMAL,
 		    POSIX_MADV_RANDOM);
 }
 
@@ -225,16 +231,16 @@ static int setup(void)
 	long i;
 
 	fd = mkstemp(path);
-	if (fd < 0 || ftruncate(fd, NR_MAPS * PG)) {
+	if (fd < 0 || ftruncate(fd, nr_maps * PG)) {
 		perror("bench file");
 		return -1;
 	}
 	unlink(path);		/* nothing left behind */
-	area = mmap(NULL, NR_MAPS * PG, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+	area = mmap(NULL, nr_maps * PG, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
 		    -1, 0);
 	if (area == MAP_FAILED)
 		return -1;
-	for (i = 0; i < NR_MAPS; i++)
+	for (i = 0; i < nr_maps; i++)
 		if (mmap(area + i * PG, PG, PROT_READ, MAP_SHARED | MAP_FIXED, fd,
 			 i * PG) == MAP_FAILED) {
 			perror("mmap");
@@ -251,29 +257,77 @@ static int setup(void)
 	return 0;
 }
 
+struct bench_op {
+	const char *key, *name;
+	op_fn fn;
+	long batch;
+	const char *goal;
+};
+
+static const struct bench_op ops[] = {
+	{ "anon", "anon mmap+munmap", op_anon, 2000, "<= 1.03x" },
+	{ "dontneed", "madvise DONTNEED anon", op_dontneed, 20000, "<= 1.03x" },
+	{ "hints", "madvise RANDOM/NORMAL anon", op_anon_hints, 20000, "<= 1.05x" },
+	{ "registered", "posix_madvise registered", op_posix_madvise, 20000, "<= 1.05x" },
+	{ "same", "posix_madvise same range", op_posix_madvise_same, 20000, "<= 1.05x" },
+	{ "any", "posix_madvise any range", op_posix_madvise_spread, 20000,
+	  "none (cold descent, ~2x)" },
+	{ "willneed", "posix_madvise WILLNEED", op_posix_madvise_willneed, 20000, "<= 1.05x" },
+	{ "file", "file mmap+munmap (seen)", op_file, 2000, "<= 1.5x" },
+	{ "dlsym", "dlsym RTLD_DEFAULT", op_dlsym, 20000, "<= 1.05x" },
+};
+
+/*
+ * Run the operations named in the comma-separated @list, in its order
+ * (NULL or empty: all, in table order); returns -1 on an unknown name.
+ */
+static int run_ops(const char *list, int rounds)
+{
+	const size_t nr = sizeof(ops) / sizeof(ops[0]);
+	const char *p = list;
+	size_t k, n;
+
+	if (!list || !*list) {
+		for (k = 0; k < nr; k++)
+			measure(ops[k].name, ops[k].fn, ops[k].batch, rounds,
+				ops[k].goal);
+		return 0;
+	}
+	while (*p) {
+		n = strcspn(p, ",");
+		for (k = 0; k < nr; k++)
+			if (strlen(ops[k].key) == n && !strncmp(p, ops[k].key, n))
+				break;
+		if (k == nr) {
+			fprintf(stderr, "shim_bench: no operation '%.*s'\n", (int)n, p);
+			return -1;
+		}
+		measure(ops[k].name, ops[k].fn, ops[k].batch, rounds, ops[k].goal);
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int rounds = argc > 1 ? atoi(argv[1]) : 31;
+	const char *list = argc > 3 ? argv[3] : NULL;
 	const char *pre = getenv("LD_PRELOAD");
 
 	if (rounds < 3 || rounds > MAX_ROUNDS)
 		rounds = 31;
+	if (argc > 2)
+		nr_maps = atol(argv[2]);
+	if (nr_maps < 1000 || nr_maps > 1000000) {
+		fprintf(stderr, "shim_bench: MAPS must be 1000..1000000\n");
+		return 2;
+	}
 	if (setup())
 		return 1;
 	printf("B = libc entry point %s; %ld file mappings registered; %d rounds, median CPU ns/op (min B/A: ratio of the fastest rounds)\n",
 	       pre && strstr(pre, "libadvshim") ? "through libadvshim.so" : "(no shim)",
-	       NR_MAPS, rounds);
+	       nr_maps, rounds);
 	printf("%-26s %9s %9s %8s %8s   %s\n", "operation", "A raw", "B entry",
 	       "B/A", "min B/A", "goal (shim)");
-	measure("anon mmap+munmap", op_anon, 2000, rounds, "<= 1.03x");
-	measure("madvise DONTNEED anon", op_dontneed, 20000, rounds, "<= 1.03x");
-	measure("madvise RANDOM/NORMAL anon", op_anon_hints, 20000, rounds, "<= 1.05x");
-	measure("posix_madvise registered", op_posix_madvise, 20000, rounds, "<= 1.05x");
-	measure("posix_madvise same range", op_posix_madvise_same, 20000, rounds, "<= 1.05x");
-	measure("posix_madvise any of 100k", op_posix_madvise_spread, 20000, rounds,
-		"none (cold descent, ~2x)");
-	measure("posix_madvise WILLNEED", op_posix_madvise_willneed, 20000, rounds, "<= 1.05x");
-	measure("file mmap+munmap (seen)", op_file, 2000, rounds, "<= 1.5x");
-	measure("dlsym RTLD_DEFAULT", op_dlsym, 20000, rounds, "<= 1.05x");
-	return 0;
+	return run_ops(list, rounds) ? 2 : 0;
 }

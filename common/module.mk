@@ -22,8 +22,7 @@ COMMON_TEST	:= $(BUILD)/tests/test_common
 TARGETS		+= $(COMMON_TEST)
 
 $(COMMON_TEST): $(COMMON_TEST_SRCS:%.c=$(OBJ)/%.o) $(COMMON_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CRITERION_LIBS)
+	$(link_unit)
 
 # Run from the top of the tree: the fixtures are read from tests/fixtures.
 .PHONY: check-common

@@ -21,8 +21,7 @@ POLICY_TEST	:= $(BUILD)/tests/test_policy
 TARGETS		+= $(POLICY_TEST)
 
 $(POLICY_TEST): $(POLICY_TEST_OBJS) $(POLICY_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CONFIG_LIBS) $(CRITERION_LIBS)
+	$(link_unit)
 
 # check-policy: the unit tests, then the CLI scripts against the advshim
 # command (they still run the binary under TSan, where criterion cannot).

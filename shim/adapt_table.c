@@ -59,7 +59,14 @@
  *    switch's madvise never lands on addresses the kernel has freed, and
  *    a range mapped there later (then inserted under the write lock) is
  *    found, if at all, by a later tag read, with its own tag.
- *    mremap: the moved range keeps its tag, as the VMA keeps its flags.
+ *    mremap: the moved range keeps its tag, as the VMA keeps its flags;
+ *    every mremap is counted in adapt.replacing (below), and a move of a
+ *    range asked RANDOM issues the published choice on the new place
+ *    before it uncounts itself (mapping.c, remap_readvise): a switch's
+ *    walk goes up the address space, so a range moved from above its
+ *    position to below it while it waited would otherwise never be
+ *    visited and keep the choice before that switch (the stress run's
+ *    "1 ranges keep a stale choice").
  *  - A MAP_FIXED mmap (or an MREMAP_FIXED move) over a live range: the
  *    kernel replaces the range before the table learns of it (mapping.c
  *    updates the table after the call), so the call counts itself in

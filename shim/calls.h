@@ -331,8 +331,8 @@ void adapt_maybe_restart(void) SHIM_HIDDEN;
 
 /*
  * adapt_replace_begin, adapt_replace_end - around a MAP_FIXED mmap or an
- * MREMAP_FIXED mremap, which may replace table ranges in place before the
- * table learns of it (the table is updated after the call): begin counts
+ * mremap, which may replace or move table ranges before the table learns
+ * of it (the table is updated after the call): begin counts
  * the call in shim.adapt.replacing, then waits out a switch's madvise in
  * flight (adapt_settle); while the count is non-zero a switch finds no
  * range (adapt_apply), so its madvise never lands on the new mapping.

@@ -55,27 +55,39 @@ static inline size_t issue_len(size_t len, int advice, int to)
 	return to == advice ? len : page_up(len);
 }
 
-static inline int do_madvise(void *addr, size_t len, int advice)
+/* The next definition of madvise, or of posix_madvise if @posix. */
+static inline int call_advise(void *addr, size_t len, int advice, bool posix)
+{
+	return posix ? call_posix_madvise(addr, len, advice) :
+		       call_madvise(addr, len, advice);
+}
+
+/*
+ * madvise (@posix false: -1 and errno on failure) or posix_madvise
+ * (true: the error number) of @advice on [@addr, @addr + @len), decided.
+ * Inlined into both with @posix constant.
+ */
+static inline int advise(void *addr, size_t len, int advice, bool posix)
 {
 	enum adv_kind kind = adv_from_madvise(advice);
 	int r;
 
 	if (likely(!examine(kind)))
-		return call_madvise(addr, len, advice);
+		return call_advise(addr, len, advice, posix);
 	/* A known range: the real call last, so it returns straight back. */
 	r = advise_known(addr, len, advice, kind);
 	if (likely(r >= 0))
-		return call_madvise(addr, issue_len(len, advice, r), r);
+		return call_advise(addr, issue_len(len, advice, r), r, posix);
 	if (r == ADV_SKIP)
 		return 0;
 	if (r == ADV_ADAPT)
-		return adapt_known(addr, len, advice, false);
-	r = advise_range(addr, len, advice, kind, false);
-	if (r) {
+		return adapt_known(addr, len, advice, posix);
+	r = advise_range(addr, len, advice, kind, posix);
+	if (r && !posix) {
 		errno = r;
 		return -1;
 	}
-	return 0;
+	return r;
 }
 
 SHIM_EXPORT int madvise(void *addr, size_t len, int advice)
@@ -84,9 +96,9 @@ SHIM_EXPORT int madvise(void *addr, size_t len, int advice)
 
 	/* MADV_DONTFORK (10) and MADV_DOFORK (11): one compare. */
 	if (likely((advice & ~1) != MADV_DONTFORK))
-		return do_madvise(addr, len, advice);
+		return advise(addr, len, advice, false);
 	dontfork_before(addr, len, advice);
-	r = do_madvise(addr, len, advice);
+	r = advise(addr, len, advice, false);
 	if (!r)
 		dontfork_after(addr, len, advice);
 	return r;
@@ -94,19 +106,7 @@ SHIM_EXPORT int madvise(void *addr, size_t len, int advice)
 
 SHIM_EXPORT int posix_madvise(void *addr, size_t len, int advice)
 {
-	enum adv_kind kind = adv_from_madvise(advice);
-	int r;
-
-	if (likely(!examine(kind)))
-		return call_posix_madvise(addr, len, advice);
-	r = advise_known(addr, len, advice, kind);
-	if (likely(r >= 0))
-		return call_posix_madvise(addr, issue_len(len, advice, r), r);
-	if (r == ADV_SKIP)
-		return 0;
-	if (r == ADV_ADAPT)
-		return adapt_known(addr, len, advice, true);
-	return advise_range(addr, len, advice, kind, true);
+	return advise(addr, len, advice, true);
 }
 
 SHIM_SELF(madvise);

@@ -4,13 +4,16 @@
  *
  * Anonymous mappings go straight through without a lock (allocators and
  * JIT heaps make most mmap calls), except MAP_FIXED ones, which may
- * replace a file range the table knows.  The table is updated after a
+ * replace a file range the table knows.  A munmap or MAP_FIXED where this
+ * thread last found no range, the table unchanged since, looks no further
+ * (view_unknown: no lock, no descent of a table of 100k ranges).  The table is updated after a
  * successful mmap/mremap and before munmap (so a concurrent mmap that gets
  * the freed addresses never has its new range removed by us); then, before
  * the addresses are freed, a switch's madvise in flight on a range just
  * removed is let land (adapt_settle, adapt_table.c).  A MAP_FIXED mmap or
- * MREMAP_FIXED mremap replaces ranges before the table learns of it: it
- * holds switches off around its call instead (adapt_replace_begin).  Every call
+ * an mremap replaces or moves ranges before the table learns of it: it
+ * holds switches off around its call instead (adapt_replace_begin), and a
+ * moved range asked RANDOM gets the group's choice there (remap_readvise).  Every call
  * here but a new anonymous mapping moves vm_gen on after the kernel
  * returned (view_nofile's answers are stamped with it).  errno is what
  * the real call left.
@@ -93,24 +96,30 @@ static void register_file(void *addr, size_t len, int fd)
 		apply_on_map(rule, fd);
 }
 
-/* A MAP_FIXED anonymous mapping may have replaced known file ranges. */
-static void forget_range(void *addr, size_t len)
+/*
+ * Forget [@s, @e): a MAP_FIXED anonymous mapping may have replaced known
+ * file ranges there, or munmap is about to free them.  Where this thread
+ * last found no range and the table has not changed since, nothing is
+ * looked at (view_unknown).  True if the table had ranges there.
+ * shim_busy raised by the caller; takes shim.lock as needed.
+ */
+static bool forget_range(uintptr_t s, uintptr_t e)
 {
-	uintptr_t s = (uintptr_t)addr, e = s + page_up(len);
+	bool known;
 
-	if (!table_nr())
-		return;
+	if (!table_nr() || view_unknown(s, e))
+		return false;
 	shim_rdlock();
-	if (!maptable_overlaps(&shim.table, s, e)) {
-		shim_unlock();
-		return;
-	}
+	known = view_overlaps(s, e);
 	shim_unlock();
+	if (!known)
+		return false;
 	shim_wrlock();
 	maptable_unmap(&shim.table, s, e);
 	dontfork_forget(s, e);
 	table_changed();
 	shim_unlock();
+	return true;
 }
 
 static void after_mmap(void *ret, size_t len, int flags, int fd)
@@ -122,7 +131,7 @@ static void after_mmap(void *ret, size_t len, int flags, int fd)
 	if (!(flags & MAP_ANONYMOUS) && fd >= 0)
 		register_file(ret, len, fd);
 	else
-		forget_range(ret, len);
+		forget_range((uintptr_t)ret, (uintptr_t)ret + page_up(len));
 	shim_busy--;
 	errno = saved;
 }
@@ -134,34 +143,36 @@ static inline bool wants_mmap(int flags, int fd)
 	return shim_activate();
 }
 
-SHIM_EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+/*
+ * mmap and mmap64 alike: the call through @real (call_mmap or
+ * call_mmap64, the next definition of the caller's name), the table kept
+ * in step around it.
+ */
+static inline void *map_through(void *(*real)(void *, size_t, int, int, int, off_t),
+				void *addr, size_t len, int prot, int flags,
+				int fd, off_t off)
 {
 	bool counted;
 	void *ret;
 
 	if (likely(!wants_mmap(flags, fd)))
-		return call_mmap(addr, len, prot, flags, fd, off);
+		return real(addr, len, prot, flags, fd, off);
 	counted = (flags & MAP_FIXED) && adapt_replace_begin();
-	ret = call_mmap(addr, len, prot, flags, fd, off);
+	ret = real(addr, len, prot, flags, fd, off);
 	if (ret != MAP_FAILED)
 		after_mmap(ret, len, flags, fd);
 	adapt_replace_end(counted);
 	return ret;
 }
 
+SHIM_EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	return map_through(call_mmap, addr, len, prot, flags, fd, off);
+}
+
 SHIM_EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
-	bool counted;
-	void *ret;
-
-	if (likely(!wants_mmap(flags, fd)))
-		return call_mmap64(addr, len, prot, flags, fd, off);
-	counted = (flags & MAP_FIXED) && adapt_replace_begin();
-	ret = call_mmap64(addr, len, prot, flags, fd, off);
-	if (ret != MAP_FAILED)
-		after_mmap(ret, len, flags, fd);
-	adapt_replace_end(counted);
-	return ret;
+	return map_through(call_mmap64, addr, len, prot, flags, fd, off);
 }
 
 /* The real munmap, then the address space's generation moves on. */
@@ -185,22 +196,12 @@ SHIM_EXPORT int munmap(void *addr, size_t len)
 			return call_munmap(addr, len);
 		return munmap_changed(addr, len);
 	}
-	saved = errno;
 	e = s + page_up(len);
+	saved = errno;
 	shim_busy++;
-	shim_rdlock();
-	if (maptable_overlaps(&shim.table, s, e)) {
-		shim_unlock();
-		shim_wrlock();
-		maptable_unmap(&shim.table, s, e);
-		dontfork_forget(s, e);
-		table_changed();
-		shim_unlock();
-		/* A switch that found the range still there lands first. */
+	/* A switch that found the range still there lands first. */
+	if (forget_range(s, e))
 		adapt_settle();
-	} else {
-		shim_unlock();
-	}
 	shim_busy--;
 	errno = saved;
 	return munmap_changed(addr, len);
@@ -221,6 +222,7 @@ struct remap {
 	size_t old_len, new_len;
 	bool keep_old;		/* the old range stays mapped */
 	bool dontfork;		/* VM_DONTCOPY moves with the mapping */
+	bool readvise;		/* an adaptive file's, asked RANDOM */
 	void *file;		/* the old range's file, a reference held */
 };
 
@@ -260,6 +262,8 @@ static void remap_before(struct remap *m)
 	if (n && n->start <= m->old) {
 		m->file = moved_word(n, m->old_end);
 		files_get(m->file);
+		m->readvise = ((uintptr_t)m->file & ASKED_MASK) == ASKED_RANDOM &&
+			      policy_rule_adaptive(node_file(n)->rule);
 		m->dontfork = dontfork_overlaps(m->old, m->old + page_up(len));
 		if (!m->keep_old) {
 			maptable_unmap(&shim.table, m->old, m->old_end);
@@ -298,6 +302,25 @@ static void remap_after(const struct remap *m, void *ret)
 	shim_unlock();
 }
 
+/*
+ * After a successful move of a range asked RANDOM of an adaptive file
+ * (switches still held off: adapt.replacing): issue the group's choice
+ * on its new place.  A switch whose walk had passed the new place and
+ * not yet reached the old one when the range left the table never sees
+ * it (the walk goes up the address space), and the kernel moved the
+ * VMA's old flags: without this the range would keep the choice before
+ * that switch.  The choice is read after replacing was counted, so it
+ * is that of every switch whose walk is under way; a switch published
+ * later walks after replacing clears and finds the range at its new
+ * place.  Raw system call; errno is restored by the caller.
+ */
+static void remap_readvise(const struct remap *m, void *ret)
+{
+	if (m->readvise && ret != MAP_FAILED && adapt_decided())
+		sys_madvise(ret, page_up(m->new_len),
+			    adapt_random_code(MADV_RANDOM));
+}
+
 SHIM_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 {
 	struct remap m = {
@@ -324,13 +347,15 @@ SHIM_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, .
 	}
 	saved = errno;
 	shim_busy++;
-	counted = (flags & MREMAP_FIXED) && adapt_replace_begin();
+	/* Held off for every move: see remap_readvise. */
+	counted = adapt_replace_begin();
 	remap_before(&m);
 	errno = saved;
 	ret = call_mremap(old, old_len, new_len, flags, new_addr);
 	saved = errno;
 	vm_changed();
 	remap_after(&m, ret);
+	remap_readvise(&m, ret);
 	adapt_replace_end(counted);
 	shim_busy--;
 	errno = saved;

@@ -109,6 +109,39 @@ const struct map_node *maptable_leaf_ranges(const struct mt_node *leaf,
 	return leaf->ent;
 }
 
+int maptable_gap(const struct maptable *t, uintptr_t addr, uintptr_t *lo,
+		 uintptr_t *hi)
+{
+	const struct mt_node *n = t->root;
+	uintptr_t before = 0;
+	unsigned int i;
+
+	if (!n) {
+		*lo = 0;
+		*hi = UINTPTR_MAX;
+		return 1;
+	}
+	for (;;) {
+		i = node_pos(n, addr);
+		if (i == n->nr) {
+			/* Only at the root: every range ends at or below @addr. */
+			*lo = node_max(n);
+			*hi = UINTPTR_MAX;
+			return 1;
+		}
+		if (i > 0 && key(n, i - 1) > before)
+			before = key(n, i - 1);
+		if (n->leaf)
+			break;
+		n = n->child[i];
+	}
+	if (n->ent[i].start <= addr)
+		return 0;
+	*lo = before;
+	*hi = n->ent[i].start;
+	return 1;
+}
+
 int maptable_overlaps(const struct maptable *t, uintptr_t start,
 		      uintptr_t end)
 {

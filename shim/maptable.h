@@ -124,6 +124,17 @@ const struct mt_node *maptable_leaf_copy(void *buf, const struct mt_node *leaf);
 const struct map_node *maptable_leaf_ranges(const struct mt_node *leaf,
 					    unsigned int *nr);
 
+/*
+ * maptable_gap - if no range holds @addr, set [*@lo, *@hi) to the free
+ * stretch around it (*@lo: the end of the range before, 0 if none; *@hi:
+ * the start of the range after, UINTPTR_MAX if none) and return 1; else
+ * return 0 and leave them.  One descent: the range before is read from
+ * the keys passed on the way down (an inner node's key is the largest
+ * end below it).
+ */
+int maptable_gap(const struct maptable *t, uintptr_t addr, uintptr_t *lo,
+		 uintptr_t *hi);
+
 /* maptable_overlaps - true if any range intersects [start, end). */
 int maptable_overlaps(const struct maptable *t, uintptr_t start,
 		      uintptr_t end);

@@ -43,8 +43,7 @@ SHIM_UNIT_OBJS	:= $(filter-out $(OBJ)/shim/dlsym%,$(SHIM_OBJS)) \
 TARGETS		+= $(SHIM_UNIT_TESTS)
 
 $(SHIM_MAPTABLE_TEST): $(OBJ)/tests/unit/test_maptable.o $(OBJ)/shim/maptable.o $(OBJ)/shim/slab.o
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CRITERION_LIBS)
+	$(link_unit)
 
 $(SHIM_UNIT_PROGS): $(BUILD)/tests/%: $(OBJ)/tests/unit/%.o $(SHIM_UNIT_OBJS) $(POLICY_LIB) $(COMMON_LIB)
 	@mkdir -p $(dir $@)

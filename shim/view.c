@@ -215,3 +215,16 @@ void view_learn_nofile(uintptr_t start, uintptr_t end, unsigned long gen)
 	shim_view.nofile[i].start = start;
 	shim_view.nofile[i].end = end;
 }
+
+bool view_overlaps(uintptr_t start, uintptr_t end)
+{
+	unsigned long gen = table_gen();
+	uintptr_t lo, hi;
+
+	if (!maptable_gap(&shim.table, start, &lo, &hi) || hi < end)
+		return true;
+	shim_view.gap_gen = gen;
+	shim_view.gap_start = lo;
+	shim_view.gap_end = hi;
+	return false;
+}

@@ -35,6 +35,8 @@ struct view {
 	struct {
 		uintptr_t start, end;
 	} nofile[VIEW_NOFILE];		/* no file mapping, said the kernel */
+	unsigned long gap_gen;		/* shim.table_gen of gap_* */
+	uintptr_t gap_start, gap_end;	/* no table range in there */
 };
 
 /* This thread's view: written only by it, with shim.lock held. */
@@ -94,6 +96,28 @@ static inline bool view_nofile(uintptr_t start, uintptr_t end)
 		    end <= shim_view.nofile[i].end)
 			return true;
 	return false;
+}
+
+/*
+ * view_overlaps - whether a table range intersects [@start, @end) (not
+ * empty); if none does, the free stretch of the table around it is
+ * remembered for view_unknown().  shim.lock held (either mode).
+ */
+bool view_overlaps(uintptr_t start, uintptr_t end) SHIM_HIDDEN;
+
+/*
+ * view_unknown - without the lock: true if [@start, @end) lies in the
+ * stretch with no table range this thread's last view_overlaps() found,
+ * and the table did not change since (one atomic load of shim.table_gen):
+ * munmap and a MAP_FIXED anonymous mmap there have no range to forget.
+ * False: take the lock and look.  Safe without it as view_code() is: the
+ * stretch is this thread's own and every table change bumps the
+ * generation before its lock is released.
+ */
+static inline bool view_unknown(uintptr_t start, uintptr_t end)
+{
+	return shim_view.gap_start <= start && end <= shim_view.gap_end &&
+	       shim_view.gap_gen == table_gen();
 }
 
 /* The learnt extent holding [@start, @end), or NULL (helper of view_code). */

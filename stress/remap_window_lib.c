@@ -17,15 +17,14 @@
 void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
 {
 	void (*hook)(void *, size_t);
-	void *new_addr = NULL;
+	void *new_addr;
 	long r;
 	va_list ap;
 
-	if (flags & MREMAP_FIXED) {
-		va_start(ap, flags);
-		new_addr = va_arg(ap, void *);
-		va_end(ap);
-	}
+	/* The fifth argument exists only with MREMAP_FIXED. */
+	va_start(ap, flags);
+	new_addr = flags & MREMAP_FIXED ? va_arg(ap, void *) : NULL;
+	va_end(ap);
 	r = syscall(SYS_mremap, old, old_len, new_len, flags, new_addr);
 	if (r == -1)
 		return MAP_FAILED;

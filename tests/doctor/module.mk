@@ -7,13 +7,12 @@
 DOCTOR_TEST_SRCS := tests/doctor/test_doctor.c
 DOCTOR_TEST	:= $(BUILD)/tests/test_doctor
 DOCTOR_OBJS	:= $(patsubst %.c,$(OBJ)/%.o,$(wildcard tools/cli/doctor_*.c)) \
-		   $(OBJ)/tools/cli/shimstats.o
+		   $(OBJ)/tools/cli/shimstats.o $(OBJ)/tools/cli/cli_proc.o
 DOCTOR_PROGS	:= $(BUILD)/tests/doctor/rrprog $(BUILD)/tests/doctor/rrprog-static
 TARGETS		+= $(DOCTOR_TEST) $(DOCTOR_PROGS)
 
 $(DOCTOR_TEST): $(DOCTOR_TEST_SRCS:%.c=$(OBJ)/%.o) $(DOCTOR_OBJS) $(WATCH_LIB) $(POLICY_LIB) $(COMMON_LIB)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CONFIG_LIBS) $(CRITERION_LIBS)
+	$(link_unit)
 
 # Test programs without sanitizers: the static one cannot link them, and
 # what doctor reads of both must be the plain program's.

@@ -73,7 +73,7 @@ for k in ("schema", "host", "root", "kernel", "watchers", "memcgs", "processes",
 for k in ("release", "mglru", "enabled", "min_ttl_ms", "debugfs", "lockdown", "stall_series"):
     assert k in d["kernel"], k
 for p in d["processes"]:
-    for k in ("pid", "exe", "memcg", "files", "shim", "reach", "verdict", "affected", "covered", "remedy"):
+    for k in ("pid", "exe", "memcg", "files", "shim", "reach", "verdict", "affected", "covered", "reason", "remedy"):
         assert k in p, k
 print(json.dumps(d))' <"$T/out" >"$T/json" 2>"$T/json.err"
 }

@@ -513,3 +513,79 @@ Test(maptable, leaf_ranges_and_copy)
 	cr_assert_eq(a.refs, 0);
 	maptable_clear(&t);
 }
+
+/*
+ * maptable_gap against a scan of the ranges, in trees of 1 to 4 levels
+ * (fanout 3 and the real one), with holes punched so that the range
+ * before an address often sits in another leaf or subtree.
+ */
+static void gap_against_scan(unsigned int fanout)
+{
+	enum { NR = 3000 };
+	static uintptr_t rs[NR], re[NR];
+	struct maptable t = table();
+	struct tfile f = { 0 };
+	uintptr_t lo, hi, a, want_lo, want_hi;
+	unsigned int i, k, nr = 0, trial;
+	bool inside;
+
+	t.fanout = fanout;
+	srand(fanout * 7 + 1);
+	cr_assert_eq(maptable_gap(&t, 5 * PG, &lo, &hi), 1);
+	cr_assert(lo == 0 && hi == UINTPTR_MAX);
+	for (i = 0, a = 16 * PG; i < NR; i++) {
+		a += (rand() % 4) * PG;		/* adjacent ranges too */
+		rs[i] = a;
+		a += (1 + rand() % 3) * PG;
+		re[i] = a;
+		cr_assert_eq(maptable_map(&t, rs[i], re[i], &f), 0);
+	}
+	/* Drop every third range, in the table and in the list. */
+	for (i = 0; i < NR; i++) {
+		if (i % 3 == 1) {
+			maptable_unmap(&t, rs[i], re[i]);
+			continue;
+		}
+		rs[nr] = rs[i];
+		re[nr++] = re[i];
+	}
+	cr_assert_eq(maptable_check(&t), 0);
+	for (trial = 0; trial < 20000; trial++) {
+		a = rand() % (re[nr - 1] + 8 * PG);
+		want_lo = 0;
+		want_hi = UINTPTR_MAX;
+		inside = false;
+		for (k = 0; k < nr; k++) {
+			if (re[k] <= a) {
+				want_lo = re[k];
+			} else {
+				inside = rs[k] <= a;
+				want_hi = rs[k];
+				break;
+			}
+		}
+		if (inside) {
+			cr_assert_eq(maptable_gap(&t, a, &lo, &hi), 0,
+				     "%#lx is in a range", (unsigned long)a);
+			continue;
+		}
+		cr_assert_eq(maptable_gap(&t, a, &lo, &hi), 1);
+		cr_assert(lo == want_lo && hi == want_hi,
+			  "gap at %#lx: [%#lx, %#lx), want [%#lx, %#lx)",
+			  (unsigned long)a, (unsigned long)lo, (unsigned long)hi,
+			  (unsigned long)want_lo, (unsigned long)want_hi);
+	}
+	cr_assert(maptable_height(&t) >= (fanout ? 4 : 2));
+	maptable_clear(&t);
+	cr_assert_eq(f.refs, 0);
+}
+
+Test(maptable, gap_small_nodes)
+{
+	gap_against_scan(3);
+}
+
+Test(maptable, gap_real_nodes)
+{
+	gap_against_scan(0);
+}

@@ -386,3 +386,45 @@ Test(adapt, map_fixed_and_switch_hold_each_other_off)
 	cr_assert_eq(ap.ranges, 1);
 	cr_assert_eq(rr_at(p), 1);
 }
+
+/*
+ * stress/adapt_race.c's "1 ranges keep a stale choice": a switch publishes
+ * RANDOM and walks the table up the address space; a range asked RANDOM
+ * that it has not reached yet is moved below the walk's position (the
+ * walk waits while the mremap is counted, then goes on above).  The walk
+ * never sees it, and the kernel moved the VMA with its old flags: the
+ * mremap itself must leave the range with the published choice.  Here
+ * the switch is published and its walk never visits the moved range.
+ */
+Test(adapt, mremap_behind_a_switch_walk_gets_the_choice)
+{
+	char *low = unit_reserve(8);
+	char *p = unit_map(NULL, unit_file("adapt-a", 8, NULL), 8, 0), *q;
+
+	cr_assert_eq(posix_madvise(p, 8 * PG, POSIX_MADV_RANDOM), 0);
+	cr_assert_eq(shim.adapt_choice, ADAPT_NORMAL);
+	cr_assert_eq(rr_at(p), 0);
+	/* The switch to RANDOM is published; its walk is past `low`. */
+	__atomic_store_n(&shim.adapt_choice, (int)ADAPT_RANDOM, __ATOMIC_SEQ_CST);
+	gen_bump();
+	q = mremap(p, 8 * PG, 8 * PG, MREMAP_MAYMOVE | MREMAP_FIXED, low);
+	cr_assert_eq(q, low);
+	cr_assert_eq(asked_at(q), ASKED_RANDOM);
+	cr_assert_eq(rr_at(q), 1, "the moved range kept the choice before the switch");
+	cr_assert_eq(rr_at(q + 7 * PG), 1);
+	cr_assert_eq(shim.adapt.replacing, 0, "the mremap uncounted itself");
+	/* Back to normal: a plain move (no MREMAP_FIXED) is held the same. */
+	__atomic_store_n(&shim.adapt_choice, (int)ADAPT_NORMAL, __ATOMIC_SEQ_CST);
+	gen_bump();
+	p = mremap(q, 8 * PG, 16 * PG, MREMAP_MAYMOVE);
+	cr_assert_neq(p, MAP_FAILED);
+	cr_assert_eq(rr_at(p), 0, "the moved range kept RANDOM after the switch to normal");
+	/* A range asked otherwise keeps what it was given. */
+	cr_assert_eq(madvise(p, 16 * PG, MADV_SEQUENTIAL), 0);
+	__atomic_store_n(&shim.adapt_choice, (int)ADAPT_RANDOM, __ATOMIC_SEQ_CST);
+	gen_bump();
+	q = mremap(p, 16 * PG, 8 * PG, MREMAP_MAYMOVE | MREMAP_FIXED, low);
+	cr_assert_eq(q, low);
+	cr_assert_eq(rr_at(q), 0);
+	cr_assert_eq(sr_at(q), 1);
+}

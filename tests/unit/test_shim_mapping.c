@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "shim/view.h"
 #include "tests/unit/shim_unit.h"
 
 TestSuite(mapping, .init = unit_init, .fini = unit_fini);
@@ -230,4 +231,40 @@ Test(mapping, table_size_follows)
 		cr_assert_eq(munmap(p[i], PG), 0);
 	cr_assert_eq(table_nr(), live);
 	cr_assert_eq(STAT(errors), 0);
+}
+
+/*
+ * munmap and an anonymous MAP_FIXED skip the lock where this thread last
+ * found no range (view_unknown): a file mapped into that stretch
+ * afterwards must still leave the table when unmapped or overlaid.
+ */
+Test(mapping, munmap_in_a_stretch_learnt_free)
+{
+	int fd = unit_file("rw-a", 4, NULL);
+	char *keep = unit_map(NULL, fd, 1, 0);
+	char *p = mmap(NULL, 8 * PG, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t live;
+
+	cr_assert_neq(p, MAP_FAILED);
+	cr_assert_not_null(table_file_at(keep));
+	/* Learnt: no range in p's stretch; the second call skips the lock. */
+	cr_assert_eq(munmap(p + 6 * PG, PG), 0);
+	cr_assert(shim_view.gap_start <= (uintptr_t)p + 6 * PG &&
+		  (uintptr_t)p + 7 * PG <= shim_view.gap_end);
+	cr_assert_eq(munmap(p + 7 * PG, PG), 0);
+	live = table_nr();
+	unit_map(p, fd, 4, 0);
+	cr_assert_not_null(table_file_at(p));
+	cr_assert_eq(table_nr(), live + 1);
+	cr_assert_eq(munmap(p, 2 * PG), 0);
+	cr_assert_null(table_file_at(p));
+	cr_assert_null(table_file_at(p + PG));
+	cr_assert_not_null(table_file_at(p + 2 * PG));
+	cr_assert_neq(mmap(p + 2 * PG, 2 * PG, PROT_READ,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0), MAP_FAILED);
+	cr_assert_null(table_file_at(p + 2 * PG));
+	cr_assert_null(table_file_at(p + 3 * PG));
+	cr_assert_eq(table_nr(), live);
+	cr_assert_not_null(table_file_at(keep));
+	cr_assert_eq(munmap(p, 6 * PG), 0);
 }

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "tools/ab/timeline.h"
 
 void arm_init(struct arm_result *r)
@@ -49,15 +50,11 @@ void arm_free(struct arm_result *r)
 
 int arm_add(struct arm_result *r, const struct sample *s)
 {
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 256;
-		struct sample *ns = realloc(r->s, cap * sizeof(*ns));
+	struct sample *ns = grow_array(r->s, r->n, &r->cap, sizeof(*ns), 256);
 
-		if (!ns)
-			return -1;
-		r->s = ns;
-		r->cap = cap;
-	}
+	if (!ns)
+		return -1;
+	r->s = ns;
 	r->s[r->n++] = *s;
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fields.h"
 #include "tools/ab/timeline.h"
 
 static void put_num(FILE *f, double v, int prec)
@@ -90,21 +91,6 @@ static int terr(char *err, size_t size, int line, const char *fmt, ...)
 	return -1;
 }
 
-/* Split @line at tabs in place; returns the field count (<= max). */
-static int split(char *line, char **f, int max)
-{
-	int n = 0;
-
-	for (char *p = line; n < max;) {
-		f[n++] = p;
-		p = strchr(p, '\t');
-		if (!p)
-			break;
-		*p++ = '\0';
-	}
-	return n;
-}
-
 static int num(const char *s, double *v)
 {
 	char *end;
@@ -120,7 +106,7 @@ static int num(const char *s, double *v)
 static int comment(char *line, struct arm_result *r)
 {
 	char *f[10];
-	int n = split(line + 2, f, 10);
+	int n = fields_split(line + 2, f, 10);
 	double v;
 
 	if (n < 2)
@@ -164,7 +150,7 @@ static int header(char *line, struct arm_result *r, char *err, size_t size,
 		  int lno)
 {
 	char *f[8 + AB_MAX_FILES + 3];
-	int n = split(line, f, 8 + AB_MAX_FILES + 3);
+	int n = fields_split(line, f, 8 + AB_MAX_FILES + 3);
 
 	if (n < 11 || strcmp(f[0], "t_s") || strcmp(f[n - 1], "rr"))
 		return terr(err, size, lno, "not an advshim-ab timeline header");
@@ -185,7 +171,7 @@ static int row(char *line, struct arm_result *r, char *err, size_t size,
 {
 	char *f[8 + AB_MAX_FILES + 3];
 	int want = 11 + (int)r->nfiles;
-	int n = split(line, f, 8 + AB_MAX_FILES + 3);
+	int n = fields_split(line, f, 8 + AB_MAX_FILES + 3);
 	double v[8], seq[2];
 	struct sample s;
 

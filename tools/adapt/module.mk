@@ -15,12 +15,10 @@ ADAPT_UNIT	:= $(BUILD)/tests/test_adapt $(BUILD)/tests/test_adapt_cgroup
 TARGETS		+= $(ADAPT_UNIT)
 
 $(BUILD)/tests/test_adapt: $(OBJ)/tests/unit/test_adapt.o $(OBJ)/adapt/adapt.o
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CRITERION_LIBS)
+	$(link_unit)
 
 $(BUILD)/tests/test_adapt_cgroup: $(OBJ)/tests/unit/test_adapt_cgroup.o $(ADAPT_CG_OBJS)
-	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CRITERION_LIBS)
+	$(link_unit)
 
 .PHONY: check-adapt
 CHECK_TARGETS	+= check-adapt
@@ -32,5 +30,5 @@ check-adapt: $(ADAPT_UNIT)
 ADAPT_REPLAY	:= $(BUILD)/adapt-replay
 TARGETS		+= $(ADAPT_REPLAY)
 
-$(ADAPT_REPLAY): $(OBJ)/tools/adapt/replay.o $(OBJ)/adapt/adapt.o
+$(ADAPT_REPLAY): $(OBJ)/tools/adapt/replay.o $(OBJ)/adapt/adapt.o $(COMMON_LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "adapt/adapt.h"
+#include "common/fields.h"
 
 #define MAX_COLS 64
 
@@ -40,19 +41,11 @@ static int col_of(char **names, int n, const char *want)
 	exit(2);
 }
 
+/* One samples.tsv line into f[] (its newline dropped); the field count. */
 static int split(char *line, char **f)
 {
-	int n = 0;
-
 	line[strcspn(line, "\n")] = 0;
-	for (char *p = line; n < MAX_COLS; ) {
-		f[n++] = p;
-		p = strchr(p, '\t');
-		if (!p)
-			break;
-		*p++ = 0;
-	}
-	return n;
+	return fields_split(line, f, MAX_COLS);
 }
 
 static int set_param(struct adapt_params *p, const char *kv)

@@ -12,6 +12,8 @@
 #ifndef ADVSHIM_CLI_H
 #define ADVSHIM_CLI_H
 
+#include <stdio.h>
+
 #define EXIT_USAGE 2
 
 int cmd_run(int argc, char **argv);
@@ -42,5 +44,19 @@ int cli_load_policy(const char *file, struct policy **out);
  * NULL when none is readable.
  */
 const char *cli_shim_path(void);
+
+/*
+ * cli_help_or_usage - option @c was 'h' (--help): print @usage on stdout
+ * and return @help_ret; else getopt refused an option (and said so):
+ * print @usage on stderr and return EXIT_USAGE.
+ */
+int cli_help_or_usage(int c, void (*usage)(FILE *), int help_ret);
+
+/*
+ * cli_smaps_error - say on stderr why /proc/@pid/smaps could not be read
+ * (errno @err) for subcommand @cmd ("inspect", "doctor"): no such process,
+ * permission denied (and whose it must be), or the error's text.
+ */
+void cli_smaps_error(const char *cmd, long pid, int err);
 
 #endif /* ADVSHIM_CLI_H */

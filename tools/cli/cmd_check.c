@@ -62,12 +62,8 @@ static int check_args(int argc, char **argv, bool *quiet)
 		case 'q':
 			*quiet = true;
 			break;
-		case 'h':
-			check_usage(stdout);
-			return 0;
 		default:
-			check_usage(stderr);
-			return EXIT_USAGE;
+			return cli_help_or_usage(c, check_usage, 0);
 		}
 	}
 	if (argc - optind != 1) {

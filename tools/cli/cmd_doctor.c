@@ -111,12 +111,8 @@ static int parse_args(int argc, char **argv, struct doctor *d, struct args *a)
 		case 'r':
 			d->root = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			return -1;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			return cli_help_or_usage(c, usage, -1);
 		}
 	}
 	if (optind != argc) {

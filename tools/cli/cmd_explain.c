@@ -359,12 +359,8 @@ int cmd_explain(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'h':
-			explain_usage(stdout);
-			return 0;
 		default:
-			explain_usage(stderr);
-			return EXIT_USAGE;
+			return cli_help_or_usage(c, explain_usage, 0);
 		}
 	}
 	n = argc - optind;

@@ -344,12 +344,8 @@ static int parse_args(int argc, char **argv, long *pid, bool *json)
 		case 'j':
 			*json = true;
 			break;
-		case 'h':
-			usage(stdout);
-			return -1;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			return cli_help_or_usage(c, usage, -1);
 		}
 	}
 	if (optind != argc - 1) {
@@ -372,14 +368,7 @@ static int read_smaps(long pid, char **buf, size_t *len)
 
 	snprintf(path, sizeof(path), "/proc/%ld/smaps", pid);
 	if (read_file(path, buf, len, 0)) {
-		if (errno == ENOENT || errno == ESRCH)
-			fprintf(stderr, "advshim inspect: no process %ld\n", pid);
-		else if (errno == EACCES || errno == EPERM)
-			fprintf(stderr, "advshim inspect: %s: permission denied "
-				"(run as the process's user or root)\n", path);
-		else
-			fprintf(stderr, "advshim inspect: %s: %s\n", path,
-				strerror(errno));
+		cli_smaps_error("inspect", pid, errno);
 		return 1;
 	}
 	if (!*len) {
@@ -423,7 +412,7 @@ int cmd_inspect(int argc, char **argv)
 	bool json = false;
 	size_t len;
 	char *buf;
-	long pid;
+	long pid = 0;
 	int ret;
 
 	ret = parse_args(argc, argv, &pid, &json);

@@ -40,31 +40,32 @@ static bool in_image(const struct elf_view *e, uint64_t off, uint64_t n)
 	return off <= e->len && n <= e->len - off;
 }
 
+/*
+ * The header fields of ELF class header @h (an Elf32_Ehdr or Elf64_Ehdr,
+ * checked to fit) into @e; 0, or -1 if program headers of that class
+ * (@phdr_size bytes) do not fit the entry size it gives.
+ */
+#define LOAD_EHDR(e, h, phdr_size) ( \
+	(e)->phoff = (h)->e_phoff, (e)->phnum = (h)->e_phnum, \
+	(e)->phentsize = (h)->e_phentsize, (e)->shoff = (h)->e_shoff, \
+	(e)->shnum = (h)->e_shnum, (e)->shentsize = (h)->e_shentsize, \
+	(e)->shstrndx = (h)->e_shstrndx, \
+	(e)->phentsize >= (phdr_size) || !(e)->phnum ? 0 : -1)
+
 static int load_header(struct elf_view *e)
 {
-	const Elf64_Ehdr *h64 = (const void *)e->p;
-	const Elf32_Ehdr *h32 = (const void *)e->p;
-
 	if (e->len < sizeof(Elf32_Ehdr) || memcmp(e->p, ELFMAG, SELFMAG) ||
 	    e->p[EI_DATA] != ELFDATA2LSB)
 		return -1;
 	e->is64 = e->p[EI_CLASS] == ELFCLASS64;
-	if (e->is64) {
-		if (e->len < sizeof(Elf64_Ehdr))
-			return -1;
-		e->phoff = h64->e_phoff; e->phnum = h64->e_phnum;
-		e->phentsize = h64->e_phentsize; e->shoff = h64->e_shoff;
-		e->shnum = h64->e_shnum; e->shentsize = h64->e_shentsize;
-		e->shstrndx = h64->e_shstrndx;
-		return e->phentsize >= sizeof(Elf64_Phdr) || !e->phnum ? 0 : -1;
-	}
+	if (e->is64)
+		return e->len < sizeof(Elf64_Ehdr) ? -1 :
+		       LOAD_EHDR(e, (const Elf64_Ehdr *)(const void *)e->p,
+				 sizeof(Elf64_Phdr));
 	if (e->p[EI_CLASS] != ELFCLASS32)
 		return -1;
-	e->phoff = h32->e_phoff; e->phnum = h32->e_phnum;
-	e->phentsize = h32->e_phentsize; e->shoff = h32->e_shoff;
-	e->shnum = h32->e_shnum; e->shentsize = h32->e_shentsize;
-	e->shstrndx = h32->e_shstrndx;
-	return e->phentsize >= sizeof(Elf32_Phdr) || !e->phnum ? 0 : -1;
+	return LOAD_EHDR(e, (const Elf32_Ehdr *)(const void *)e->p,
+			 sizeof(Elf32_Phdr));
 }
 
 /* Does a program header say PT_INTERP?  -1: the table is out of bounds. */

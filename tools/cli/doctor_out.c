@@ -131,14 +131,28 @@ static void memcg_text(const struct doc_memcg *m, FILE *f)
 	stall_text(m, f);
 }
 
+/* What doctor says of one process, in either format. */
+struct proc_said {
+	enum doc_verdict v;
+	const char *why;		/* the shim not active: why; or NULL */
+	char reason[512];		/* doc_reason() of v */
+};
+
+static void proc_say(const struct doctor *d, const struct doc_proc *p,
+		     struct proc_said *s)
+{
+	s->v = doc_verdict(d, p);
+	s->why = doc_shim_why_not(p);
+	doc_reason(d, p, s->v, s->reason, sizeof(s->reason));
+}
+
 static void proc_text(const struct doctor *d, const struct doc_proc *p,
 		      FILE *f)
 {
-	enum doc_verdict v = doc_verdict(d, p);
-	const char *why = doc_shim_why_not(p);
-	char reason[512];
+	struct proc_said s;
 	size_t i;
 
+	proc_say(d, p, &s);
 	fprintf(f, "pid %d (%s) %s, memcg %s\n", p->pid, p->comm,
 		p->exe[0] ? p->exe : "(executable unreadable)",
 		p->cg_err ? "unknown" : p->cg.path);
@@ -150,12 +164,11 @@ static void proc_text(const struct doctor *d, const struct doc_proc *p,
 			fprintf(f, "  %-5s %9s      %s\n", advice_of(&p->files[i]),
 				"?", p->files[i].path);
 	}
-	fprintf(f, "  shim: %s%s\n", why ? "not active: " : "active",
-		why ? why : "");
-	doc_reason(d, p, v, reason, sizeof(reason));
-	fprintf(f, "  verdict: %s%s%s\n", doc_verdict_name(v),
-		reason[0] ? ": " : "", reason);
-	if (v == DOC_V_EXPOSED || v == DOC_V_STALLED) {
+	fprintf(f, "  shim: %s%s\n", s.why ? "not active: " : "active",
+		s.why ? s.why : "");
+	fprintf(f, "  verdict: %s%s%s\n", doc_verdict_name(s.v),
+		s.reason[0] ? ": " : "", s.reason);
+	if (s.v == DOC_V_EXPOSED || s.v == DOC_V_STALLED) {
 		fprintf(f, "  remedy:\n");
 		doc_remedy(d, p, "    ", false, f);
 	}
@@ -267,11 +280,10 @@ static void memcg_json(const struct doc_memcg *m, FILE *f)
 static void proc_json(const struct doctor *d, const struct doc_proc *p,
 		      FILE *f)
 {
-	enum doc_verdict v = doc_verdict(d, p);
-	const char *why = doc_shim_why_not(p);
-	char reason[512];
+	struct proc_said s;
 	size_t i;
 
+	proc_say(d, p, &s);
 	fprintf(f, "{\"pid\":%d,\"comm\":", p->pid);
 	json_put_string(f, p->comm);
 	fprintf(f, ",\"exe\":");
@@ -289,18 +301,17 @@ static void proc_json(const struct doctor *d, const struct doc_proc *p,
 			p->files[i].size, advice_of(&p->files[i]), p->files[i].vmas);
 	}
 	fprintf(f, "],\"shim\":{\"loaded\":%s,\"active\":%s,\"state\":",
-		p->shim_mapped ? "true" : "false", why ? "false" : "true");
+		p->shim_mapped ? "true" : "false", s.why ? "false" : "true");
 	json_put_string(f, p->shim_state >= 0 ? shimstats_state_name(p->shim_state) : "none");
-	if (why) {
+	if (s.why) {
 		fprintf(f, ",\"why_not\":");
-		json_put_string(f, why);
+		json_put_string(f, s.why);
 	}
 	fprintf(f, "},\"reach\":\"%s\",\"verdict\":\"%s\",\"affected\":%s,\"covered\":%s,\"reason\":",
-		reach_name(p->reach), doc_verdict_name(v),
-		v == DOC_V_EXPOSED || v == DOC_V_STALLED ? "true" : "false",
-		v == DOC_V_SHIM || v == DOC_V_WATCHER ? "true" : "false");
-	doc_reason(d, p, v, reason, sizeof(reason));
-	json_put_string(f, reason);
+		reach_name(p->reach), doc_verdict_name(s.v),
+		s.v == DOC_V_EXPOSED || s.v == DOC_V_STALLED ? "true" : "false",
+		s.v == DOC_V_SHIM || s.v == DOC_V_WATCHER ? "true" : "false");
+	json_put_string(f, s.reason);
 	fprintf(f, ",\"remedy\":[");
 	doc_remedy(d, p, "", true, f);
 	fprintf(f, "]}");

@@ -19,8 +19,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/grow.h"
 #include "common/readfile.h"
 #include "common/smaps.h"
+#include "tools/cli/cli.h"
 #include "tools/cli/doctor.h"
 #include "tools/cli/shimstats.h"
 
@@ -226,17 +228,12 @@ static int complete(struct doctor *d, struct doc_proc *p, uint64_t stats_addr)
 
 static int add_proc(struct doctor *d, const struct doc_proc *p)
 {
-	struct doc_proc *n;
+	struct doc_proc *n = grow_array(d->procs, d->nr_procs, &d->cap_procs,
+					sizeof(*n), 16);
 
-	if (d->nr_procs == d->cap_procs) {
-		size_t cap = d->cap_procs ? 2 * d->cap_procs : 16;
-
-		n = realloc(d->procs, cap * sizeof(*n));
-		if (!n)
-			return -1;
-		d->procs = n;
-		d->cap_procs = cap;
-	}
+	if (!n)
+		return -1;
+	d->procs = n;
 	d->procs[d->nr_procs++] = *p;
 	return 0;
 }
@@ -244,14 +241,7 @@ static int add_proc(struct doctor *d, const struct doc_proc *p)
 /* A --pid that cannot be read: a message, -2 (an error, not ENOMEM). */
 static int named_error(int pid, int err)
 {
-	if (err == ENOENT || err == ESRCH)
-		fprintf(stderr, "advshim doctor: no process %d (or it has no memory map)\n", pid);
-	else if (err == EACCES || err == EPERM)
-		fprintf(stderr, "advshim doctor: /proc/%d/smaps: permission denied "
-			"(run as the process's user or root)\n", pid);
-	else
-		fprintf(stderr, "advshim doctor: /proc/%d/smaps: %s\n", pid,
-			strerror(err));
+	cli_smaps_error("doctor", pid, err);
 	return err == ENOMEM ? -1 : -2;
 }
 

@@ -93,10 +93,30 @@ HOST_BINS="fio"
 # Kernel modules the guest loads, in order (their dependencies are added).
 GUEST_MODULES="brd virtio_pci virtio_blk"
 
+# A failing step is reported once, by the innermost shell that saw it (a
+# command substitution's subshell shares $$, hence the marker file); die
+# reports its own reason and sets the marker too.
+LAB_ERR_MARK=${TMPDIR:-/tmp}/advshim-lab-err.$$
+
 die() {
 	echo "lab: error: $*" >&2
+	: >"$LAB_ERR_MARK" 2>/dev/null || true
 	exit 1
 }
+
+# lab_failed RC COMMAND LINE FUNCS: the ERR trap.  Names the command that
+# failed under set -e, its exit status, where it stands and the chain of
+# functions it ran in, unless that failure was already reported.
+lab_failed() {
+	local rc=$1 cmd=$2 line=$3 funcs=${4% main}
+	[ -e "$LAB_ERR_MARK" ] && return 0
+	: >"$LAB_ERR_MARK" 2>/dev/null || true
+	echo "lab: error: '$cmd' failed (exit $rc) at line $line of ${BASH_SOURCE[1]##*/} in ${funcs:-main}" >&2
+}
+
+set -E
+trap 'lab_failed $? "$BASH_COMMAND" "$LINENO" "${FUNCNAME[*]}"' ERR
+trap 'rm -f "$LAB_ERR_MARK"' EXIT
 
 note() {
 	echo "lab: $*" >&2
@@ -114,13 +134,17 @@ need_cmd() {
 
 # ------------------------------------------------------------- initramfs
 
-# Copies an ELF file and every shared library ldd lists (and the dynamic
-# loader) into the staging root at the same paths.
+# Copies an ELF file and, unless it is static (a Go binary such as
+# advshim-bolt, busybox), every shared library ldd lists and the dynamic
+# loader into the staging root at the same paths.  Fails with a message
+# naming the file when ldd cannot read a dynamic one.
 copy_elf() {
-	local src=$1 dst=$2 root=$3 lib
+	local src=$1 dst=$2 root=$3 lib libs
 	mkdir -p "$(dirname "$root$dst")"
 	cp -L "$src" "$root$dst"
-	ldd "$src" 2>/dev/null | awk '
+	file_is_static "$src" && return 0
+	libs=$(ldd "$src" 2>&1) || die "ldd $src failed: $libs"
+	echo "$libs" | awk '
 		/=> \// { print $3; next }
 		/^[ \t]*\// { print $1 }' |
 	while read -r lib; do
@@ -131,7 +155,8 @@ copy_elf() {
 }
 
 build_initramfs() {
-	local kdir=$1 out=$LAB_DIR/initramfs-$(cat "$kdir/version").cpio.gz
+	local kdir=$1
+	local out=$LAB_DIR/initramfs-$(cat "$kdir/version").cpio.gz
 	local root=$LAB_DIR/initramfs.root.$$ b a
 	need_cmd cpio cpio
 	need_cmd gzip gzip
@@ -168,8 +193,21 @@ build_initramfs() {
 	echo "$out"
 }
 
+# file_is_static FILE: FILE is an ELF file with no dynamic section
+# (nothing for ldd to list: a Go binary such as advshim-bolt, busybox).
+# Read from the program headers, not from ldd's exit status, which also
+# fails on a dynamic file ldd cannot run.
 file_is_static() {
-	! ldd "$1" >/dev/null 2>&1
+	local f=$1 out
+	[ -f "$f" ] || return 1
+	if command -v readelf >/dev/null 2>&1; then
+		out=$(readelf -lW "$f" 2>/dev/null) || return 1
+		! grep -q '^ *DYNAMIC ' <<<"$out"
+	else
+		out=$(ldd "$f" 2>&1) && return 1
+		case $out in *"not a dynamic executable"*) return 0 ;; esac
+		return 1
+	fi
 }
 
 # -------------------------------------------------------------- booting
@@ -274,7 +312,11 @@ run_qemu() {
 	rm -f "$rundir/out.img"
 	[ -f "$rundir/out/status" ] ||
 		{ note "the guest job left no status (console: $rundir/console.raw)"; return 1; }
-	return "$(cat "$rundir/out/status")"
+	local status
+	status=$(cat "$rundir/out/status")
+	[ "$status" = 0 ] ||
+		note "the guest job $(basename "$script") exited $status (console: $rundir/console.raw, results: $rundir/out)"
+	return "$status"
 }
 
 # watch_hang RUNDIR PID: kills PID (qemu under timeout) when the guest
@@ -283,6 +325,7 @@ run_qemu() {
 # generous and a silent console is what tells a hung guest.
 watch_hang() {
 	local rundir=$1 pid=$2 last=-1 size quiet=0
+	trap - ERR
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 5
 		size=$(stat -c %s "$rundir/console.raw" 2>/dev/null || echo 0)
@@ -304,6 +347,7 @@ watch_hang() {
 # with "lab:" (everything with LAB_VERBOSE=1), and kernel warnings.
 show_console() {
 	local file=$1 pid=$2
+	trap - ERR
 	tail -n +1 -F --pid="$pid" "$file" 2>/dev/null | sed -u 's/\r$//' |
 	if [ "$LAB_VERBOSE" = 1 ]; then
 		sed -u 's/^/  | /'

@@ -80,3 +80,10 @@ CHECK_TARGETS	+= check-lab-report
 CHECK_FAST_TARGETS += check-lab-report
 check-lab-report:
 	@sh tests/integration/lab/test_report.sh
+
+# lab.sh initramfs and lab.sh job on the whole build (the static Go
+# advshim-bolt included): two TCG boots of the default kernel, 10-20 s each.
+.PHONY: check-lab-job
+CHECK_TARGETS	+= check-lab-job
+check-lab-job: all
+	@BUILD=$(BUILD) sh tests/integration/lab/test_job.sh

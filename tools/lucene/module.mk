@@ -19,21 +19,8 @@ LUCENE_JAR	:= $(BUILD)/advshim-lucene.jar
 LUCENE_BUILD_FILES := tools/lucene/pom.xml tools/lucene/build.sh \
 		   tools/lucene/find-jdk.sh tools/lucene/advshim-lucene.in \
 		   tools/jvm/build-common.sh
-# Changing LUCENE_VERSION rebuilds: the stamp's name holds the version.
-LUCENE_STAMP	:= $(BUILD)/lucene/want-$(LUCENE_VERSION)
-ifneq ($(MAVEN),0)
-TARGETS		+= $(LUCENE_JAR)
-endif
-
-$(LUCENE_STAMP):
-	@mkdir -p $(dir $@)
-	@rm -f $(BUILD)/lucene/want-*
-	@touch $@
-
-# build.sh prints one line and creates nothing when Maven or the JDK is
-# missing, so this recipe then runs (and says so) on every make.
-$(LUCENE_JAR): $(LUCENE_SRCS) $(LUCENE_BUILD_FILES) $(LUCENE_STAMP)
-	@sh tools/lucene/build.sh $(BUILD) $(LUCENE_VERSION)
+# Changing LUCENE_VERSION rebuilds (see maven_tool in the Makefile).
+$(eval $(call maven_tool,$(LUCENE_JAR),$(LUCENE_SRCS) $(LUCENE_BUILD_FILES),$(LUCENE_VERSION),tools/lucene/build.sh))
 
 .PHONY: check-lucene bench-lucene
 CHECK_TARGETS	+= check-lucene

@@ -16,19 +16,8 @@ OPENSEARCH_BIN	:= $(BUILD)/advshim-opensearch
 OPENSEARCH_BUILD_FILES := tools/opensearch/pom.xml tools/opensearch/build.sh \
 		   tools/opensearch/advshim-opensearch.in tools/opensearch/config/log4j2.properties \
 		   tools/lucene/find-jdk.sh tools/jvm/build-common.sh
-OPENSEARCH_STAMP := $(BUILD)/opensearch/want-$(OPENSEARCH_VERSION)
-# MAVEN=0 (check-fast) leaves the Maven build out of `all`.
-ifneq ($(MAVEN),0)
-TARGETS		+= $(OPENSEARCH_BIN)
-endif
-
-$(OPENSEARCH_STAMP):
-	@mkdir -p $(dir $@)
-	@rm -f $(BUILD)/opensearch/want-*
-	@touch $@
-
-$(OPENSEARCH_BIN): $(OPENSEARCH_SRCS) $(OPENSEARCH_BUILD_FILES) $(OPENSEARCH_STAMP)
-	@sh tools/opensearch/build.sh $(BUILD) $(OPENSEARCH_VERSION)
+# MAVEN=0 (check-fast) leaves the Maven build out of `all` (maven_tool).
+$(eval $(call maven_tool,$(OPENSEARCH_BIN),$(OPENSEARCH_SRCS) $(OPENSEARCH_BUILD_FILES),$(OPENSEARCH_VERSION),tools/opensearch/build.sh))
 
 .PHONY: check-opensearch
 CHECK_TARGETS	+= check-opensearch
