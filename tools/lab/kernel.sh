@@ -16,10 +16,14 @@
 #    only read.  These kernels come split: linux-binary-VER (vmlinuz under
 #    /usr/lib/modules/VER/), linux-modules-VER (.ko.xz) and linux-base-VER
 #    (config, modules.builtin).
+#  - build: SERIES-rfc (6.12-rfc) is Debian's linux-source-SERIES with the
+#    RFC's patch (tools/lab/rfc: "age when the oldest generation is
+#    thrashing"), built here by tools/lab/rfc/build.sh with a small config,
+#    everything built in, cached under $CACHE/rfc (make lab-kernel-rfc).
 
 LAB_KEYRING=${LAB_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
 LAB_APT_SUITES=${LAB_APT_SUITES:-trixie-backports sid}
-LAB_SERIES="7.3 7.2 6.12 6.1"
+LAB_SERIES="7.3 7.2 6.12 6.1 6.12-rfc"
 
 # kernel_series: "SOURCE EXTRA-PACKAGES" of $LAB_KERNEL on one line, then
 # its main package name patterns (ERE), best first.  EXTRA-PACKAGES are
@@ -27,6 +31,10 @@ LAB_SERIES="7.3 7.2 6.12 6.1"
 # none).  Adding a series is adding a case here.
 kernel_series() {
 	case $LAB_KERNEL in
+	6.12-rfc)
+		echo "build -"
+		echo '^linux-source-6\.12$'
+		;;
 	7.3|7.2)
 		echo "private linux-modules-,linux-base-"
 		echo "^linux-binary-${LAB_KERNEL//./\\.}\\.[0-9]+\\+deb[0-9]+-cloud-amd64\$"
@@ -76,7 +84,9 @@ kernel_release() {
 
 # Where the series comes from, for messages.
 kernel_where() {
-	if [ "$(kernel_source)" = private ]; then
+	if [ "$(kernel_source)" = build ]; then
+		echo "Debian's linux-source-${LAB_KERNEL%-rfc} (this machine's apt sources) patched and built by tools/lab/rfc/build.sh"
+	elif [ "$(kernel_source)" = private ]; then
 		echo "Debian's $LAB_APT_SUITES (private apt state in $LAB_DIR/apt)"
 	else
 		echo "this machine's apt sources (bookworm, bookworm-security)"
@@ -84,9 +94,13 @@ kernel_where() {
 }
 
 # Newest cached main .deb of the series whose extra packages are cached
-# too, if any.
+# too, if any (a built series: its cached source package).
 cached_deb() {
 	local pat deb f n rel e ok
+	if [ "$(kernel_source)" = build ]; then
+		ls "$CACHE/debs/linux-source-${LAB_KERNEL%-rfc}_"*.deb 2>/dev/null | sort -V | tail -n 1 | grep .
+		return
+	fi
 	for pat in $(kernel_patterns); do
 		deb=
 		for f in $(ls "$CACHE"/debs/*.deb 2>/dev/null | sort -rV); do
@@ -274,10 +288,15 @@ unpack_modules() {
 	echo "$order" >"$kdir/modules/order"
 }
 
-# Unpacks vmlinuz, the config and the modules the guest needs; prints the
-# kernel directory.
+# Unpacks vmlinuz, the config and the modules the guest needs (a built
+# series: builds it, incrementally); prints the kernel directory.
 fetch_kernel() {
 	local deb kver kdir x f e
+	if [ "$(kernel_source)" = build ]; then
+		CACHE=$CACHE bash "$LAB_SRC/rfc/build.sh" "${LAB_KERNEL%-rfc}" ||
+			die "cannot build the $LAB_KERNEL kernel (tools/lab/rfc/build.sh)"
+		return 0
+	fi
 	if [ "${LAB_REFRESH:-0}" = 1 ] || ! deb=$(cached_deb); then
 		download_kernel
 		deb=$(cached_deb) || die "downloaded package not found in $CACHE/debs"

@@ -12,6 +12,10 @@
 #                     each kernel (LAB_KERNEL=K: that one only)
 #   make lab-programs fio, LMDB, bbolt and advshim-load as the readers,
 #                     every fix, LAB_REPEAT (3) runs (LAB_PROGRAMS: which)
+#   make lab-kernel-rfc  builds the lab's RFC kernel alone (Debian's
+#                     linux-source-6.12 + tools/lab/rfc's patch, small
+#                     config; cached, incremental; LAB_KERNEL=6.12-rfc
+#                     boots it in every lab target)
 #
 # The kernel packages, the unpacked kernels and the initramfs are cached
 # under $(BUILD)/lab/; results go to $(BUILD)/lab/runs/.  LAB_KERNEL=7.3,
@@ -25,7 +29,7 @@ LAB_RULES_KERNELS ?= $(or $(LAB_KERNEL),$(LAB_ALL_KERNELS))
 lab_built_bins	= $(filter $(LAB_BINS) $(PROG_LMDB) $(PROG_BOLT) $(PROG_RESID),$(TARGETS))
 
 .PHONY: lab lab-stall lab-smoke $(LAB_SMOKES) lab-demo lab-fetch lab-shell lab-matrix lab-rules \
-	lab-programs
+	lab-programs lab-kernel-rfc
 # The report's kernel series beside the one most hosts run.
 CHECK_TARGETS	+= lab-smoke-6.12 lab-smoke-7.3
 
@@ -67,6 +71,11 @@ lab-rules:
 	@$(lab_build) rc=0; for k in $(LAB_RULES_KERNELS); do \
 		LAB_KERNEL=$$k BUILD=$(BUILD) bash $(LAB_SH) rules || rc=1; \
 	done; exit $$rc
+
+# Never part of make check: a kernel build (~25 min on 2 shared cores).
+lab-kernel-rfc:
+	@BUILD=$(BUILD) LAB_KERNEL=$(if $(filter %-rfc,$(LAB_KERNEL)),$(LAB_KERNEL),6.12-rfc) \
+		bash $(LAB_SH) fetch
 
 lab-fetch:
 	@BUILD=$(BUILD) bash $(LAB_SH) fetch

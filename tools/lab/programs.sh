@@ -7,7 +7,8 @@
 #   LAB_PROGRAMS="fio lmdb bolt load"   the workloads (default all); one
 #                 whose program is missing here is left out, loudly
 #   LAB_REPEAT=N  runs of every arm (default 3), round by round
-#   LAB_ARMS="none lru-off"   only these arms of each workload (default all)
+#   LAB_ARMS="none lru-off"   only these arms of each workload (default all;
+#                 the rfc-on and rfc-off arms only on LAB_KERNEL=6.12-rfc)
 #
 # Results: build/lab/runs/programs-KERNEL-DATE/ (programs-latest and
 # programs-KERNEL-latest point at the newest): runs.tsv (one row per arm
@@ -41,10 +42,14 @@ programs_arms() {
 		keep="$keep $w"
 	done
 	[ -n "$keep" ] || die "no workload of '${LAB_PROGRAMS:-fio lmdb bolt load}' can run"
-	awk -v keep="$keep" -v arms="${LAB_ARMS:-}" '
+	# Arms with RFC= need the lab's RFC kernel (LAB_KERNEL=*-rfc).
+	local rfc=0
+	case $LAB_KERNEL in *-rfc) rfc=1 ;; esac
+	awk -v keep="$keep" -v arms="${LAB_ARMS:-}" -v rfc=$rfc '
 		BEGIN { n = split(keep, k, " "); for (i = 1; i <= n; i++) want["WORKLOAD=" k[i]] = 1
 			n = split(arms, a, " "); for (i = 1; i <= n; i++) arm[a[i]] = 1 }
 		/^[ \t]*(#|$)/ { next }
+		!rfc && / RFC=/ { next }
 		{ name = $1; sub(/^[^-]*-/, "", name); if (arms != "" && !(name in arm)) next
 		  for (i = 2; i <= NF; i++) if ($i in want) { print; next } }' "$LAB_PROGRAMS_ARMS" >"$out"
 	[ -s "$out" ] || die "no arm of '${LAB_ARMS:-}' in $LAB_PROGRAMS_ARMS for '$keep'"

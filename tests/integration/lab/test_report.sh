@@ -138,4 +138,24 @@ else
 	sed 's/^/    | /' "$tmp/merge.out"
 	fails=$((fails + 1))
 fi
+# programs.arms' rfc arms: only on the lab's RFC kernel (a stock kernel has
+# no lru_gen_age_on_thrash, so the arm would die), and LAB_ARMS picks them
+# by the name after the workload (rfc-on).  fio's lines need fio installed.
+if command -v fio >/dev/null 2>&1; then
+	pick() {
+		LAB_SRC=$lab BUILD=$tmp/build LAB_KERNEL=$1 LAB_PROGRAMS=fio LAB_ARMS=$2 bash -c '
+			note() { :; }; die() { echo "die: $*"; exit 1; }
+			. "$LAB_SRC/programs.sh"; programs_arms "$0" && awk "{ print \$1 }" "$0" | tr "\n" " "' "$tmp/arms.$1"
+	}
+	stock=$(pick 6.12 ""); rfc=$(pick 6.12-rfc "none rfc-on")
+	case $stock in *rfc*|die*|'') ok=0 ;; *) ok=1 ;; esac
+	if [ "$ok" = 1 ] && [ "$rfc" = "fio-none fio-rfc-on " ]; then
+		echo "ok   programs.sh: rfc arms left out on 6.12, picked on 6.12-rfc ($rfc)"
+	else
+		echo "FAIL programs.sh arms: on 6.12 '$stock', on 6.12-rfc with LAB_ARMS='none rfc-on' '$rfc'"
+		fails=$((fails + 1))
+	fi
+else
+	echo "skip programs.sh rfc arms: fio is not installed"
+fi
 [ "$fails" = 0 ]

@@ -24,6 +24,9 @@
 #                               (default policy or FILE)
 #   COLD_SHIM=off|default|FILE  the same for the cold reader (default SHIM)
 #   LRU_GEN=y|n                 MGLRU on or off for this arm (default y)
+#   RFC=on|off|-                the RFC kernel's lru_gen_age_on_thrash for
+#                               this arm (default -: untouched); set back
+#                               to off at the end
 #   WATCH=off|dry|live          advshim-watch on the memcg (default off)
 #   WATCH_ARGS                  more advshim-watch options (commas for
 #                               spaces: --min-turnover-pct,100,--log-decisions)
@@ -48,7 +51,7 @@
 . /lab/common.sh
 
 name=${1:?usage: arm.sh NAME}
-: "${ADVICE:=random}" "${SHIM:=off}" "${LRU_GEN:=y}" "${WATCH:=off}"
+: "${ADVICE:=random}" "${SHIM:=off}" "${LRU_GEN:=y}" "${WATCH:=off}" "${RFC:=-}"
 : "${COLD_SHIM:=$SHIM}" "${WATCH_ARGS:=}" "${BYSTANDER:=0}" "${WORKLOAD:=load}"
 [ -f "/lab/wl-$WORKLOAD.sh" ] || die "no workload '$WORKLOAD' (/lab/wl-$WORKLOAD.sh)"
 . "/lab/wl-$WORKLOAD.sh"
@@ -80,6 +83,7 @@ cleanup() {
 	remove_memcg "$cg"
 	[ "$BYSTANDER" = 1 ] && remove_memcg /lab-bystander
 	[ "$LRU_GEN" = n ] && set_lru_gen y
+	[ "$RFC" = - ] || echo N >"$RFC_PARAM_FILE" 2>/dev/null
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -101,6 +105,7 @@ vec_file=$1 cold_file=$2
 resid=
 [ "${SAMPLE_EXTRA:-1}" = 1 ] && command -v advshim-resid >/dev/null 2>&1 && resid=1
 set_lru_gen "$LRU_GEN"
+set_rfc "$RFC"
 sync
 echo 3 >/proc/sys/vm/drop_caches
 make_memcg "$cg" "$MEMCG_MB"
@@ -201,6 +206,7 @@ cend=$(awk -F'\t' '$1 == "end" { e = $3 } END { print e }' "$dir/cold.tsv")
 {
 	echo "name=$name workload=$WORKLOAD fio_hint=${FIO_HINT:--}"
 	echo "advice=$ADVICE shim=$SHIM cold_shim=$COLD_SHIM lru_gen=$LRU_GEN watch=$WATCH"
+	echo "rfc=$RFC age_on_thrash=$(cat "$RFC_PARAM_FILE" 2>/dev/null || echo -)"
 	echo "watch_args=$WATCH_ARGS"
 	echo "switch=${SWITCH:-} cold_via=${COLD_VIA:-mmap} cold_loops=${COLD_LOOPS:-2} cold_args=${COLD_ARGS:-}"
 	echo "vec_mb=$VEC_MB cold_mb=$COLD_MB memcg_mb=$MEMCG_MB threads=$THREADS theta=$THETA"

@@ -102,6 +102,23 @@ set_lru_gen() {
 	echo "$1" >"$LRU_GEN_ENABLED_FILE" || die "cannot set lru_gen to $1"
 }
 
+# set_rfc on|off|-: the RFC kernel's lru_gen_age_on_thrash (age when the
+# oldest generation is thrashing; LAB_KERNEL=6.12-rfc, tools/lab/rfc).
+# "-" leaves the kernel alone; on or off on a kernel without the
+# parameter is an error, so an RFC arm never runs on a stock kernel.
+RFC_PARAM_FILE=/sys/module/vmscan/parameters/lru_gen_age_on_thrash
+set_rfc() {
+	case $1 in
+	-) return 0 ;;
+	on) v=Y ;;
+	off) v=N ;;
+	*) die "RFC=$1: use on, off or -" ;;
+	esac
+	[ -w "$RFC_PARAM_FILE" ] ||
+		die "RFC=$1 needs the lab's RFC kernel (LAB_KERNEL=6.12-rfc): no $RFC_PARAM_FILE in $(uname -r)"
+	echo "$v" >"$RFC_PARAM_FILE" || die "cannot set lru_gen_age_on_thrash to $v"
+}
+
 # make_data_files: the scenario's files on the brd ext4 (once per boot).
 # Zeros: the content does not matter to the page cache, and random bytes
 # cost seconds of emulated CPU.
