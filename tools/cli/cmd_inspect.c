@@ -228,6 +228,7 @@ static void print_json(const struct inspect *in, FILE *f)
 	if (in->have_stats) {
 		fprintf(f, ",\"state\":");
 		json_put_string(f, shimstats_state_name(in->st.state));
+		fprintf(f, ",\"disabled\":%s", in->st.disabled ? "true" : "false");
 		fprintf(f, ",\"policy\":");
 		json_put_string(f, in->st.policy_source);
 		fprintf(f, ",\"version\":");
@@ -280,8 +281,9 @@ static void print_text(const struct inspect *in, FILE *f)
 	fprintf(f, "pid %d (%s): libadvshim.so %s\n", in->pid, in->comm,
 		in->shim_path ? "loaded" : "not loaded");
 	if (in->have_stats) {
-		fprintf(f, "  shim %s, policy %s, %s\n", s->lib_version,
-			s->policy_source, shimstats_state_name(s->state));
+		fprintf(f, "  shim %s, policy %s, %s%s\n", s->lib_version,
+			s->policy_source, shimstats_state_name(s->state),
+			s->disabled ? ", kill switch on: passing advice through" : "");
 		fprintf(f, "  madvise calls: random %" PRIu64 ", sequential %" PRIu64
 			", normal %" PRIu64 ", willneed %" PRIu64 "; fadvise calls: %" PRIu64 "\n",
 			calls_of(s, 0, ADV_RANDOM), calls_of(s, 0, ADV_SEQUENTIAL),
