@@ -14,6 +14,8 @@
 # Layout (defaults): $(LIBDIR)/libadvshim.so (0644), $(BINDIR)/advshim,
 # advshim-load, advshim-ab, $(SBINDIR)/advshim-watch (an admin daemon),
 # $(SYSTEMDUNITDIR)/advshim-watch.service (ExecStart rewritten to SBINDIR),
+# advshim-shim-metrics.service and .timer (the shim's counters for
+# node-exporter, `advshim inspect --prometheus`, BINDIR filled in),
 # $(SYSCONFDIR)/advshim.conf (only when absent), man pages in
 # $(MANDIR)/man{1,5,8}, docs and examples in $(DATADIR)/doc/advshim/,
 # experiments in $(DATADIR)/advshim/experiments/.  The Debian package
@@ -36,6 +38,8 @@ PKG_MAN8	:= tools/watch/advshim-watch.8
 PKG_MANPAGES	:= $(PKG_MAN1) $(PKG_MAN5) $(PKG_MAN8)
 PKG_UNIT_SRC	:= tools/watch/advshim-watch.service
 PKG_UNIT	:= $(BUILD)/packaging/advshim-watch.service
+PKG_METRICS_UNITS := advshim-shim-metrics.service advshim-shim-metrics.timer
+PKG_METRICS_BUILT := $(addprefix $(BUILD)/packaging/,$(PKG_METRICS_UNITS))
 PKG_CONF	:= examples/advshim.conf
 # Installed under $(EXAMPLESDIR), same relative paths.
 PKG_EXAMPLES	:= advshim.conf opensearch-knn.conf elasticsearch.conf \
@@ -99,7 +103,11 @@ pkg-install: pkg-build
 
 # /etc/advshim.conf is installed only when absent: an existing one (edited
 # or not) is never replaced; the reference stays in $(EXAMPLESDIR).
-pkg-install-files: pkg-missing $(PKG_UNIT)
+$(PKG_METRICS_BUILT): $(BUILD)/packaging/%: packaging/% FORCE_PKG
+	@mkdir -p $(dir $@)
+	@sed 's|@BINDIR@|$(BINDIR)|g' $< > $@.tmp && mv $@.tmp $@
+
+pkg-install-files: pkg-missing $(PKG_UNIT) $(PKG_METRICS_BUILT)
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(BINDIR) \
 		$(DESTDIR)$(SBINDIR) $(DESTDIR)$(SYSCONFDIR) \
 		$(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(MANDIR)/man1 \
@@ -109,6 +117,7 @@ pkg-install-files: pkg-missing $(PKG_UNIT)
 	$(INSTALL_PROG) $(CLI_BIN) $(LOAD_BIN) $(AB_BIN) $(DESTDIR)$(BINDIR)/
 	$(INSTALL_PROG) $(WATCH_BIN) $(DESTDIR)$(SBINDIR)/advshim-watch
 	$(INSTALL_DATA) $(PKG_UNIT) $(DESTDIR)$(SYSTEMDUNITDIR)/advshim-watch.service
+	$(INSTALL_DATA) $(PKG_METRICS_BUILT) $(DESTDIR)$(SYSTEMDUNITDIR)/
 	$(INSTALL_DATA) $(PKG_MAN1) $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL_DATA) $(PKG_MAN5) $(DESTDIR)$(MANDIR)/man5/
 	$(INSTALL_DATA) $(PKG_MAN8) $(DESTDIR)$(MANDIR)/man8/
@@ -143,6 +152,7 @@ pkg-uninstall:
 		$(DESTDIR)$(BINDIR)/advshim $(DESTDIR)$(BINDIR)/advshim-load \
 		$(DESTDIR)$(BINDIR)/advshim-ab $(DESTDIR)$(SBINDIR)/advshim-watch \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/advshim-watch.service \
+		$(addprefix $(DESTDIR)$(SYSTEMDUNITDIR)/,$(PKG_METRICS_UNITS)) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(PKG_MAN1))) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(PKG_MAN5))) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(PKG_MAN8))) \

@@ -5,3 +5,11 @@ CHECK_TARGETS	+= check-watch-http
 CHECK_FAST_TARGETS += check-watch-http
 check-watch-http: $(WATCH_BIN) $(WATCH_PLAYER)
 	@sh tests/prometheus/http.sh $(BUILD)
+
+# advshim inspect --prometheus on real processes (with and without the
+# shim, fixed and adaptive rules, the kill switch), promtool-linted.
+.PHONY: check-inspect-prometheus
+CHECK_TARGETS	+= check-inspect-prometheus
+CHECK_FAST_TARGETS += check-inspect-prometheus
+check-inspect-prometheus: $(CLI_BIN) $(SHIM_LIB) $(SHIM_IT)/adaptprog
+	@sh tests/prometheus/inspect.sh $(BUILD)
