@@ -60,7 +60,7 @@ INSTALL_DATA	= $(INSTALL) -m 0644
 INSTALL_PROG	= $(INSTALL) -m 0755
 
 .PHONY: pkg-build pkg-install pkg-install-files pkg-uninstall deb dist \
-	check-packaging check-examples check-man check-install check-dist check-deb \
+	check-packaging check-examples check-facts check-man check-install check-dist check-deb \
 	pkg-missing
 
 # A clear message instead of make's "No rule to make target" while a
@@ -216,6 +216,13 @@ PKG_TEST_DIR	:= tests/integration/packaging
 check-examples: $(CLI_BIN) $(WATCH_BIN) $(AB_BIN) $(SHIM_LIB) $(SHIM_ADVPROG)
 	@sh $(PKG_TEST_DIR)/check-examples.sh $(BUILD)
 
+# One truth per fact: what the shipped config, unit, drop-in, DaemonSet,
+# man pages and README say about each other (check-facts.sh's list).
+CHECK_TARGETS	+= check-facts
+CHECK_FAST_TARGETS += check-facts
+check-facts: $(CLI_BIN)
+	@sh $(PKG_TEST_DIR)/check-facts.sh $(BUILD)
+
 check-man:
 	@sh $(PKG_TEST_DIR)/check-man.sh $(PKG_MANPAGES)
 
@@ -238,7 +245,7 @@ check-deb: $(PKG_ADVPROG_PLAIN)
 	@sh $(PKG_TEST_DIR)/check-deb.sh "$(MAKE) --no-print-directory" $(BUILD) $(PKG_ADVPROG_PLAIN)
 
 check-packaging:
-	@rc=0; for t in check-examples check-man check-install check-dist check-deb; do \
+	@rc=0; for t in check-examples check-facts check-man check-install check-dist check-deb; do \
 		echo "--- $$t"; \
 		$(MAKE) --no-print-directory $$t || { echo "--- $$t: FAILED"; rc=1; }; \
 	done; exit $$rc
