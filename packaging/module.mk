@@ -18,7 +18,9 @@
 # node-exporter, `advshim inspect --prometheus`, BINDIR filled in),
 # $(SYSCONFDIR)/advshim.conf (only when absent), man pages in
 # $(MANDIR)/man{1,5,8}, docs and examples in $(DATADIR)/doc/advshim/,
-# experiments in $(DATADIR)/advshim/experiments/.  The Debian package
+# experiments in $(DATADIR)/advshim/experiments/, the alert rules (and
+# their promtool tests) in $(DATADIR)/advshim/prometheus/, the Grafana
+# dashboard in $(DATADIR)/advshim/grafana/.  The Debian package
 # (debian/rules): PREFIX=/usr, LIBDIR=/usr/lib/<multiarch>, SBINDIR=/usr/sbin,
 # units in /lib/systemd/system, /etc/advshim.conf a conffile.
 
@@ -50,6 +52,9 @@ PKG_EXAMPLES	:= advshim.conf opensearch-knn.conf elasticsearch.conf \
 		   kubernetes/README.md kubernetes/opensearch-statefulset.yaml \
 		   kubernetes/advshim-watch-daemonset.yaml kubernetes/Dockerfile
 PKG_DOCS	:= README.md docs/policy.md docs/doctor.md
+# Monitoring, installed under $(DATADIR)/advshim, same relative paths.
+PKG_MONITORING	:= prometheus/advshim-alerts.yml prometheus/advshim-alerts.test.yml \
+		   grafana/advshim.json
 # advshim-ab experiments, installed under $(EXPERIMENTSDIR).
 PKG_EXPERIMENTS	:= default.conf host-advice.conf lab-mglru.conf lab-smoke.conf \
 		   seed-opensearch.conf own-index.conf
@@ -124,6 +129,10 @@ pkg-install-files: pkg-missing $(PKG_UNIT) $(PKG_METRICS_BUILT)
 	$(INSTALL_DATA) $(PKG_DOCS) $(DESTDIR)$(DOCDIR)/
 	$(INSTALL_DATA) $(addprefix examples/experiments/,$(PKG_EXPERIMENTS)) \
 		$(DESTDIR)$(EXPERIMENTSDIR)/
+	@set -e; for f in $(PKG_MONITORING); do \
+		echo "$(INSTALL_DATA) -D packaging/$$f $(DESTDIR)$(DATADIR)/advshim/$$f"; \
+		$(INSTALL_DATA) -D packaging/$$f $(DESTDIR)$(DATADIR)/advshim/$$f; \
+	done
 	@set -e; for f in $(PKG_EXAMPLES); do \
 		echo "$(INSTALL_DATA) -D examples/$$f $(DESTDIR)$(EXAMPLESDIR)/$$f"; \
 		$(INSTALL_DATA) -D examples/$$f $(DESTDIR)$(EXAMPLESDIR)/$$f; \
@@ -158,7 +167,8 @@ pkg-uninstall:
 		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(PKG_MAN8))) \
 		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(PKG_DOCS))) \
 		$(addprefix $(DESTDIR)$(EXAMPLESDIR)/,$(PKG_EXAMPLES)) \
-		$(addprefix $(DESTDIR)$(EXPERIMENTSDIR)/,$(PKG_EXPERIMENTS))
+		$(addprefix $(DESTDIR)$(EXPERIMENTSDIR)/,$(PKG_EXPERIMENTS)) \
+		$(addprefix $(DESTDIR)$(DATADIR)/advshim/,$(PKG_MONITORING))
 	@# Directories advshim alone owns; shared ones (bin, man1...) stay.
 	-@rmdir $(DESTDIR)$(EXAMPLESDIR)/systemd/opensearch.service.d \
 		$(DESTDIR)$(EXAMPLESDIR)/systemd/advshim-watch.service.d \
@@ -166,7 +176,9 @@ pkg-uninstall:
 		$(DESTDIR)$(EXAMPLESDIR)/jvm/jvm.options.d \
 		$(DESTDIR)$(EXAMPLESDIR)/jvm $(DESTDIR)$(EXAMPLESDIR)/kubernetes \
 		$(DESTDIR)$(EXAMPLESDIR) $(DESTDIR)$(DOCDIR) \
-		$(DESTDIR)$(EXPERIMENTSDIR) $(DESTDIR)$(DATADIR)/advshim 2>/dev/null || true
+		$(DESTDIR)$(EXPERIMENTSDIR) $(DESTDIR)$(DATADIR)/advshim/prometheus \
+		$(DESTDIR)$(DATADIR)/advshim/grafana \
+		$(DESTDIR)$(DATADIR)/advshim 2>/dev/null || true
 
 # The Debian package, built by dpkg-buildpackage from a copy of the working
 # tree (tracked and untracked-but-not-ignored files) in build/deb/, so the

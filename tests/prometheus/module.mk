@@ -13,3 +13,11 @@ CHECK_TARGETS	+= check-inspect-prometheus
 CHECK_FAST_TARGETS += check-inspect-prometheus
 check-inspect-prometheus: $(CLI_BIN) $(SHIM_LIB) $(SHIM_IT)/adaptprog
 	@sh tests/prometheus/inspect.sh $(BUILD)
+
+# Debian's real Prometheus and node-exporter scraping advshim-watch's
+# /metrics and the shim's textfile export; the alert rules through promtool
+# (apt-get install prometheus prometheus-node-exporter).
+.PHONY: check-prometheus
+CHECK_TARGETS	+= check-prometheus
+check-prometheus: $(WATCH_BIN) $(WATCH_PLAYER) $(CLI_BIN) $(SHIM_LIB) $(SHIM_IT)/adaptprog
+	@sh tests/prometheus/prom.sh $(BUILD)

@@ -69,6 +69,9 @@ $data/advshim/experiments/lab-mglru.conf
 $data/advshim/experiments/lab-smoke.conf
 $data/advshim/experiments/seed-opensearch.conf
 $data/advshim/experiments/own-index.conf
+$data/advshim/prometheus/advshim-alerts.yml
+$data/advshim/prometheus/advshim-alerts.test.yml
+$data/advshim/grafana/advshim.json
 EOT
 }
 
