@@ -207,6 +207,20 @@ deb: pkg-missing
 	mv $(BUILD)/deb/advshim_$(PKG_DEB_VERSION)_$(DEB_ARCH).deb $(DEB_FILE)
 	@echo "deb: $(DEB_FILE)"
 
+# The container image of examples/kubernetes (the DaemonSet and the init
+# container that hands out the shim): the package installed on Debian 12.
+#   make image [IMAGE=REGISTRY/advshim:VERSION] [DOCKER=podman]
+IMAGE		?= advshim:$(PKG_VERSION)
+DOCKER		?= docker
+.PHONY: image
+image: deb
+	@command -v $(DOCKER) >/dev/null || { echo "make image: no $(DOCKER) (DOCKER=podman?)" >&2; exit 1; }
+	rm -f $(BUILD)/image-context/*.deb
+	mkdir -p $(BUILD)/image-context
+	cp $(DEB_FILE) $(BUILD)/image-context/
+	$(DOCKER) build -f examples/kubernetes/Dockerfile -t $(IMAGE) $(BUILD)/image-context
+	@echo "image: $(IMAGE) (push it and set image: in examples/kubernetes/*.yaml)"
+
 # The release tarball: exactly the committed HEAD, plus a VERSION file so
 # the unpacked tree knows its version without git.
 DIST_FILE	= $(BUILD)/advshim-$(PKG_VERSION).tar.gz

@@ -238,13 +238,22 @@ import sys, yaml
 err = []
 def docs(p):
     return [d for d in yaml.safe_load_all(open(p)) if d]
-sts = docs("examples/kubernetes/opensearch-statefulset.yaml")
+allsts = docs("examples/kubernetes/opensearch-statefulset.yaml")
 ds = docs("examples/kubernetes/advshim-watch-daemonset.yaml")
-if [d["kind"] for d in sts] != ["StatefulSet"]: err.append("statefulset kinds")
+if [d["kind"] for d in allsts] != ["ConfigMap"] * 3 + ["StatefulSet"]: err.append("statefulset file kinds")
 if [d["kind"] for d in ds] != ["DaemonSet"]: err.append("daemonset kinds")
+cms = {d["metadata"]["name"]: d.get("data") or {} for d in allsts if d["kind"] == "ConfigMap"}
+sts = [d for d in allsts if d["kind"] == "StatefulSet"]
 pod = sts[0]["spec"]["template"]["spec"]
 c = pod["containers"][0]
-env = {e["name"]: e.get("value") for e in c["env"]}
+# LD_PRELOAD and the rest come from the advshim-env ConfigMap (envFrom).
+env = {e["name"]: e.get("value") for e in c.get("env", [])}
+for ef in c.get("envFrom", []):
+    env.update(cms.get(ef.get("configMapRef", {}).get("name"), {}))
+open(sys.argv[1] + ".policy", "w").write(cms.get("advshim-policy", {}).get("advshim.conf", ""))
+if "ADVSHIM_DISABLE_FILE" not in env or not env["ADVSHIM_DISABLE_FILE"].startswith(
+        {m["name"]: m["mountPath"] for m in c["volumeMounts"]}.get("advshim-switch", "?") + "/"):
+    err.append("the kill switch file is not in the advshim-switch volume")
 mounts = {m["name"]: m["mountPath"] for m in c["volumeMounts"]}
 vols = {v["name"]: v for v in pod["volumes"]}
 lib = env.get("LD_PRELOAD", "")
@@ -286,7 +295,14 @@ if err:
     print("; ".join(err)); sys.exit(1)
 PY
 	); then
-		ok "kubernetes manifests: env preload, volumes, watcher as uid 0 without capabilities, rw debugfs and cgroup mounts"
+		ok "kubernetes manifests: env preload (ConfigMap), kill switch volume, watcher as uid 0 without capabilities, rw debugfs and cgroup mounts"
+		if out=$("$A" check -q "$T/k8s-args.policy" 2>&1) &&
+		   "$A" explain "$T/k8s-args.policy" /usr/share/opensearch/data/nodes/0/indices/U/0/index/_3.vec random |
+			grep -q 'madvise random (1 = MADV_RANDOM): adaptive'; then
+			ok "the advshim-policy ConfigMap's policy checks, and gives the index adaptive"
+		else
+			bad "ConfigMap policy" "$out"
+		fi
 		# shellcheck disable=SC2046
 		if [ -x "$W" ] && run_watch $(cat "$T/k8s-args") --metrics-file "$T/k8s.prom"; then
 			ok "advshim-watch accepts the DaemonSet's flags"
