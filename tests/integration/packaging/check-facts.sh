@@ -18,7 +18,10 @@
 #     gets EINVAL for a bad command, not EPERM/EACCES;
 #  5. README's `advshim doctor` synopsis has every option of its --help
 #     (but the tests' --root); the kill switch's default path is the same
-#     in the shim, advshim(1) and README.
+#     in the shim, advshim(1) and README;
+#  6. README is a reference: <= 450 lines, its sections in the reference
+#     order, and neither it nor docs/ carry commit or result hashes, run
+#     ids or history.
 set -u
 B=${1:-build}
 A=$B/advshim
@@ -166,6 +169,18 @@ if [ -n "$kdef" ] && [ "$mdef" = "$kdef" ] && grep -q "$kdef" README.md; then
 else
 	bad kill-path "shim '$kdef' man '$mdef' README $(grep -c "${kdef:-x}" README.md)"
 fi
+
+# --- 6. README is a reference ---------------------------------------------------------
+n=$(wc -l < README.md)
+[ "$n" -le 450 ] && ok "README.md is $n lines (<= 450)" || bad readme-length "$n lines"
+order=$(grep '^## ' README.md | tr '\n' '|')
+want='## Quick start on a node|## Am I affected?|## Which fix|## Deploy|## Monitoring|## Configuration|## Limitations|## Troubleshooting|## Development|'
+[ "$order" = "$want" ] && ok "README sections in reference order" || bad readme-order "$order"
+# (docs/watcher-stepping.md is the watcher's lab journal: dated runs stay there)
+hist=$(grep -nP '\b(commit|issue) [0-9a-f#]|[a-z0-9]+-(lab|r[0-9]+)-20[0-9]{6}|\bnot analysed\b|\bbefore (issue|this session)|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\b' \
+	README.md docs/measurements.md docs/doctor.md docs/adaptive.md docs/policy.md \
+	docs/watcher.md 2>/dev/null | head -n 5)
+[ -z "$hist" ] && ok "README and docs: no commit or result hashes, run ids or history" || bad readme-history "$hist"
 
 echo "check-facts: $pass passed, $fail failed, $skip skipped${failed:+ (failed:$failed)}"
 [ $fail -eq 0 ]
