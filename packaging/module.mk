@@ -14,9 +14,13 @@
 # Layout (defaults): $(LIBDIR)/libadvshim.so (0644), $(BINDIR)/advshim,
 # advshim-load, advshim-ab, $(SBINDIR)/advshim-watch (an admin daemon),
 # $(SYSTEMDUNITDIR)/advshim-watch.service (ExecStart rewritten to SBINDIR),
+# advshim-shim-metrics.service and .timer (the shim's counters for
+# node-exporter, `advshim inspect --prometheus`, BINDIR filled in),
 # $(SYSCONFDIR)/advshim.conf (only when absent), man pages in
 # $(MANDIR)/man{1,5,8}, docs and examples in $(DATADIR)/doc/advshim/,
-# experiments in $(DATADIR)/advshim/experiments/.  The Debian package
+# experiments in $(DATADIR)/advshim/experiments/, the alert rules (and
+# their promtool tests) in $(DATADIR)/advshim/prometheus/, the Grafana
+# dashboard in $(DATADIR)/advshim/grafana/.  The Debian package
 # (debian/rules): PREFIX=/usr, LIBDIR=/usr/lib/<multiarch>, SBINDIR=/usr/sbin,
 # units in /lib/systemd/system, /etc/advshim.conf a conffile.
 
@@ -36,6 +40,8 @@ PKG_MAN8	:= tools/watch/advshim-watch.8
 PKG_MANPAGES	:= $(PKG_MAN1) $(PKG_MAN5) $(PKG_MAN8)
 PKG_UNIT_SRC	:= tools/watch/advshim-watch.service
 PKG_UNIT	:= $(BUILD)/packaging/advshim-watch.service
+PKG_METRICS_UNITS := advshim-shim-metrics.service advshim-shim-metrics.timer
+PKG_METRICS_BUILT := $(addprefix $(BUILD)/packaging/,$(PKG_METRICS_UNITS))
 PKG_CONF	:= examples/advshim.conf
 # Installed under $(EXAMPLESDIR), same relative paths.
 PKG_EXAMPLES	:= advshim.conf opensearch-knn.conf elasticsearch.conf \
@@ -46,6 +52,9 @@ PKG_EXAMPLES	:= advshim.conf opensearch-knn.conf elasticsearch.conf \
 		   kubernetes/README.md kubernetes/opensearch-statefulset.yaml \
 		   kubernetes/advshim-watch-daemonset.yaml kubernetes/Dockerfile
 PKG_DOCS	:= README.md docs/policy.md docs/doctor.md
+# Monitoring, installed under $(DATADIR)/advshim, same relative paths.
+PKG_MONITORING	:= prometheus/advshim-alerts.yml prometheus/advshim-alerts.test.yml \
+		   grafana/advshim.json
 # advshim-ab experiments, installed under $(EXPERIMENTSDIR).
 PKG_EXPERIMENTS	:= default.conf host-advice.conf lab-mglru.conf lab-smoke.conf \
 		   seed-opensearch.conf own-index.conf
@@ -56,7 +65,7 @@ INSTALL_DATA	= $(INSTALL) -m 0644
 INSTALL_PROG	= $(INSTALL) -m 0755
 
 .PHONY: pkg-build pkg-install pkg-install-files pkg-uninstall deb dist \
-	check-packaging check-examples check-man check-install check-dist check-deb \
+	check-packaging check-examples check-facts check-man check-install check-dist check-deb \
 	pkg-missing
 
 # A clear message instead of make's "No rule to make target" while a
@@ -99,7 +108,11 @@ pkg-install: pkg-build
 
 # /etc/advshim.conf is installed only when absent: an existing one (edited
 # or not) is never replaced; the reference stays in $(EXAMPLESDIR).
-pkg-install-files: pkg-missing $(PKG_UNIT)
+$(PKG_METRICS_BUILT): $(BUILD)/packaging/%: packaging/% FORCE_PKG
+	@mkdir -p $(dir $@)
+	@sed 's|@BINDIR@|$(BINDIR)|g' $< > $@.tmp && mv $@.tmp $@
+
+pkg-install-files: pkg-missing $(PKG_UNIT) $(PKG_METRICS_BUILT)
 	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(BINDIR) \
 		$(DESTDIR)$(SBINDIR) $(DESTDIR)$(SYSCONFDIR) \
 		$(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(MANDIR)/man1 \
@@ -109,12 +122,17 @@ pkg-install-files: pkg-missing $(PKG_UNIT)
 	$(INSTALL_PROG) $(CLI_BIN) $(LOAD_BIN) $(AB_BIN) $(DESTDIR)$(BINDIR)/
 	$(INSTALL_PROG) $(WATCH_BIN) $(DESTDIR)$(SBINDIR)/advshim-watch
 	$(INSTALL_DATA) $(PKG_UNIT) $(DESTDIR)$(SYSTEMDUNITDIR)/advshim-watch.service
+	$(INSTALL_DATA) $(PKG_METRICS_BUILT) $(DESTDIR)$(SYSTEMDUNITDIR)/
 	$(INSTALL_DATA) $(PKG_MAN1) $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL_DATA) $(PKG_MAN5) $(DESTDIR)$(MANDIR)/man5/
 	$(INSTALL_DATA) $(PKG_MAN8) $(DESTDIR)$(MANDIR)/man8/
 	$(INSTALL_DATA) $(PKG_DOCS) $(DESTDIR)$(DOCDIR)/
 	$(INSTALL_DATA) $(addprefix examples/experiments/,$(PKG_EXPERIMENTS)) \
 		$(DESTDIR)$(EXPERIMENTSDIR)/
+	@set -e; for f in $(PKG_MONITORING); do \
+		echo "$(INSTALL_DATA) -D packaging/$$f $(DESTDIR)$(DATADIR)/advshim/$$f"; \
+		$(INSTALL_DATA) -D packaging/$$f $(DESTDIR)$(DATADIR)/advshim/$$f; \
+	done
 	@set -e; for f in $(PKG_EXAMPLES); do \
 		echo "$(INSTALL_DATA) -D examples/$$f $(DESTDIR)$(EXAMPLESDIR)/$$f"; \
 		$(INSTALL_DATA) -D examples/$$f $(DESTDIR)$(EXAMPLESDIR)/$$f; \
@@ -143,12 +161,14 @@ pkg-uninstall:
 		$(DESTDIR)$(BINDIR)/advshim $(DESTDIR)$(BINDIR)/advshim-load \
 		$(DESTDIR)$(BINDIR)/advshim-ab $(DESTDIR)$(SBINDIR)/advshim-watch \
 		$(DESTDIR)$(SYSTEMDUNITDIR)/advshim-watch.service \
+		$(addprefix $(DESTDIR)$(SYSTEMDUNITDIR)/,$(PKG_METRICS_UNITS)) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(PKG_MAN1))) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(PKG_MAN5))) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(PKG_MAN8))) \
 		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(PKG_DOCS))) \
 		$(addprefix $(DESTDIR)$(EXAMPLESDIR)/,$(PKG_EXAMPLES)) \
-		$(addprefix $(DESTDIR)$(EXPERIMENTSDIR)/,$(PKG_EXPERIMENTS))
+		$(addprefix $(DESTDIR)$(EXPERIMENTSDIR)/,$(PKG_EXPERIMENTS)) \
+		$(addprefix $(DESTDIR)$(DATADIR)/advshim/,$(PKG_MONITORING))
 	@# Directories advshim alone owns; shared ones (bin, man1...) stay.
 	-@rmdir $(DESTDIR)$(EXAMPLESDIR)/systemd/opensearch.service.d \
 		$(DESTDIR)$(EXAMPLESDIR)/systemd/advshim-watch.service.d \
@@ -156,7 +176,9 @@ pkg-uninstall:
 		$(DESTDIR)$(EXAMPLESDIR)/jvm/jvm.options.d \
 		$(DESTDIR)$(EXAMPLESDIR)/jvm $(DESTDIR)$(EXAMPLESDIR)/kubernetes \
 		$(DESTDIR)$(EXAMPLESDIR) $(DESTDIR)$(DOCDIR) \
-		$(DESTDIR)$(EXPERIMENTSDIR) $(DESTDIR)$(DATADIR)/advshim 2>/dev/null || true
+		$(DESTDIR)$(EXPERIMENTSDIR) $(DESTDIR)$(DATADIR)/advshim/prometheus \
+		$(DESTDIR)$(DATADIR)/advshim/grafana \
+		$(DESTDIR)$(DATADIR)/advshim 2>/dev/null || true
 
 # The Debian package, built by dpkg-buildpackage from a copy of the working
 # tree (tracked and untracked-but-not-ignored files) in build/deb/, so the
@@ -185,6 +207,20 @@ deb: pkg-missing
 	mv $(BUILD)/deb/advshim_$(PKG_DEB_VERSION)_$(DEB_ARCH).deb $(DEB_FILE)
 	@echo "deb: $(DEB_FILE)"
 
+# The container image of examples/kubernetes (the DaemonSet and the init
+# container that hands out the shim): the package installed on Debian 12.
+#   make image [IMAGE=REGISTRY/advshim:VERSION] [DOCKER=podman]
+IMAGE		?= advshim:$(PKG_VERSION)
+DOCKER		?= docker
+.PHONY: image
+image: deb
+	@command -v $(DOCKER) >/dev/null || { echo "make image: no $(DOCKER) (DOCKER=podman?)" >&2; exit 1; }
+	rm -f $(BUILD)/image-context/*.deb
+	mkdir -p $(BUILD)/image-context
+	cp $(DEB_FILE) $(BUILD)/image-context/
+	$(DOCKER) build -f examples/kubernetes/Dockerfile -t $(IMAGE) $(BUILD)/image-context
+	@echo "image: $(IMAGE) (push it and set image: in examples/kubernetes/*.yaml)"
+
 # The release tarball: exactly the committed HEAD, plus a VERSION file so
 # the unpacked tree knows its version without git.
 DIST_FILE	= $(BUILD)/advshim-$(PKG_VERSION).tar.gz
@@ -205,6 +241,13 @@ PKG_TEST_DIR	:= tests/integration/packaging
 # it, prints each page's VmFlags advice (p0=rr ...).
 check-examples: $(CLI_BIN) $(WATCH_BIN) $(AB_BIN) $(SHIM_LIB) $(SHIM_ADVPROG)
 	@sh $(PKG_TEST_DIR)/check-examples.sh $(BUILD)
+
+# One truth per fact: what the shipped config, unit, drop-in, DaemonSet,
+# man pages and README say about each other (check-facts.sh's list).
+CHECK_TARGETS	+= check-facts
+CHECK_FAST_TARGETS += check-facts
+check-facts: $(CLI_BIN)
+	@sh $(PKG_TEST_DIR)/check-facts.sh $(BUILD)
 
 check-man:
 	@sh $(PKG_TEST_DIR)/check-man.sh $(PKG_MANPAGES)
@@ -228,7 +271,7 @@ check-deb: $(PKG_ADVPROG_PLAIN)
 	@sh $(PKG_TEST_DIR)/check-deb.sh "$(MAKE) --no-print-directory" $(BUILD) $(PKG_ADVPROG_PLAIN)
 
 check-packaging:
-	@rc=0; for t in check-examples check-man check-install check-dist check-deb; do \
+	@rc=0; for t in check-examples check-facts check-man check-install check-dist check-deb; do \
 		echo "--- $$t"; \
 		$(MAKE) --no-print-directory $$t || { echo "--- $$t: FAILED"; rc=1; }; \
 	done; exit $$rc

@@ -7,7 +7,8 @@
  * The outcome counters (kept, rewritten, skipped) are per piece: a
  * madvise range over three mappings counts three.  The info log names a
  * file's first rewrite or skip only (shim_file.logged); the debug log
- * names every call.
+ * names every call.  While the kill switch is on (kill.c) every action
+ * is keep.
  */
 #include "shim/calls.h"
 
@@ -15,6 +16,8 @@ int decide_code(enum adv_family family, struct adv_action a)
 {
 	int v;
 
+	if (unlikely(kill_poll()))
+		return ADV_KEEP;	/* the kill switch: as asked */
 	if (a.act == ADV_ACT_SKIP)
 		return ADV_SKIP;
 	if (a.act != ADV_ACT_REWRITE)

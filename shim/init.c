@@ -230,6 +230,7 @@ void shim_init(void)
 	log_init();
 	real_resolve();
 	stats_init();
+	kill_init(shim_getenv("ADVSHIM_DISABLE_FILE"));
 	if (shim_getenv("ADVSHIM_KVIEW") &&
 	    !strcmp(shim_getenv("ADVSHIM_KVIEW"), "maps"))
 		kview_force_maps();

@@ -92,7 +92,7 @@ static void register_file(void *addr, size_t len, int fd)
 			 addr, len, rule ? rule->name : "no rule");
 	}
 	shim_unlock();
-	if (f && shim.on_map)
+	if (f && shim.on_map && !kill_poll())
 		apply_on_map(rule, fd);
 }
 

@@ -69,6 +69,7 @@ static struct {
 	char stat[16384];		/* memory.stat */
 	uint64_t prev_bytes;		/* last snapshot's, for its windows */
 	bool unreadable_logged;
+	bool off;			/* the kill switch was applied */
 } smp;
 
 static uint64_t now_ms(void)
@@ -238,9 +239,37 @@ static void log_verdict(const struct adapt_verdict *v, int from,
 }
 
 /*
+ * The kill switch is on (kill.c): publish RANDOM and give every range
+ * asked RANDOM its RANDOM back, once per episode; the sampler then only
+ * looks at the file until it is gone.
+ */
+static void switch_off(void)
+{
+	struct adapt_applied ap = { 0 };
+	struct advshim_stats_adapt *a;
+
+	if (smp.off)
+		return;
+	__atomic_store_n(&shim.adapt_choice, ADAPT_RANDOM, __ATOMIC_RELEASE);
+	gen_bump();
+	adapt_apply(ADAPT_RANDOM, &ap);
+	a = stats_begin();
+	a->state = ADVSHIM_ADAPT_DISABLED;
+	a->choice = ADAPT_RANDOM;
+	a->ranges_applied += ap.ranges;
+	a->apply_errors += ap.errors;
+	stats_end(a);
+	shim_log(POLICY_LOG_WARN, "adaptive: kill switch: %llu ranges given "
+		 "their random back", (unsigned long long)ap.ranges);
+	smp.off = true;
+}
+
+/*
  * One sample and its decision.  @first: the first of this process's
  * sampler (also a restarted one in a fork child): the choice is published
- * and applied whatever it is.  @seed: see adapt_first.
+ * and applied whatever it is.  @seed: see adapt_first.  While the kill
+ * switch is on nothing is sampled (switch_off); the first sample after it
+ * is gone is a first one again.
  */
 static void sample_once(bool first, const struct adapt_seed *seed)
 {
@@ -248,7 +277,16 @@ static void sample_once(bool first, const struct adapt_seed *seed)
 	struct adapt_applied ap = { 0 };
 	struct advshim_stats_adapt *a;
 	struct adapt_verdict v;
-	int from = first ? -1 : (int)smp.st.choice;
+	int from;
+
+	if (kill_check()) {
+		switch_off();
+		return;
+	}
+	if (smp.off)
+		first = true;	/* re-apply whatever is decided now */
+	smp.off = false;
+	from = first ? -1 : (int)smp.st.choice;
 
 	adapt_snapshot(&smp.snap, seed, smp.prev_bytes);
 	smp.prev_bytes = smp.snap.bytes;

@@ -207,6 +207,7 @@ struct shim_globals {
 	struct maptable dontfork;	/* MADV_DONTFORK file ranges (dontfork.c) */
 	bool dontfork_lost;		/* a record failed: the child drops all */
 	struct shim_adapt adapt;	/* random = "adaptive" (sampler.c) */
+	int disabled;			/* atomic: the kill switch is on (kill.c) */
 };
 
 extern struct shim_globals shim SHIM_HIDDEN;
@@ -258,6 +259,29 @@ static inline bool shim_acts_on(enum adv_family family, enum adv_kind kind)
 {
 	return (shim.acts[family] >> kind) & 1u;
 }
+
+/* --- kill.c: the kill switch file */
+#define ADVSHIM_DISABLE_DEFAULT	"/run/advshim/disable"
+
+/*
+ * kill_init - the switch's file: @env (ADVSHIM_DISABLE_FILE; NULL: the
+ * default, "": no switch), then the first look.  Called once by shim_init.
+ */
+void kill_init(const char *env) SHIM_HIDDEN;
+
+/*
+ * kill_check - look now: is the file there?  Sets shim.disabled and the
+ * stats page's `disabled`, bumps the generation and logs when it changed.
+ * One raw faccessat, no lock, no allocation; errno preserved.
+ */
+bool kill_check(void) SHIM_HIDDEN;
+
+/*
+ * kill_poll - shim.disabled, looking again (kill_check) when the last
+ * look is KILL_RECHECK_MS old (a coarse clock read otherwise).  Any lock
+ * mode or none; errno preserved.
+ */
+bool kill_poll(void) SHIM_HIDDEN;
 
 /* The next definitions (real.c) and the log (log.c). */
 #include "shim/real.h"

@@ -64,6 +64,9 @@ enum advshim_adapt_state {
 	ADVSHIM_ADAPT_NO_SAMPLER,	/* decided; no sampler (a fork child
 					   before its restart, or it could not
 					   start): the choice is kept */
+	ADVSHIM_ADAPT_DISABLED,		/* the kill switch: the sampler gave
+					   the ranges their RANDOM back and
+					   waits for the file to go */
 };
 
 /* A file of the adaptive group (asked RANDOM on some range). */
@@ -121,7 +124,8 @@ struct advshim_stats {
 	int32_t pid;
 	int32_t state;			/* enum advshim_stats_state */
 	int32_t log_level;		/* enum policy_log_level in force */
-	int32_t reserved;
+	int32_t disabled;		/* 1: the kill switch file is there
+					   (shim/kill.c): passing through */
 	char policy_source[256];	/* config path or "<default>" */
 	char lib_version[64];
 	/*

@@ -154,6 +154,7 @@ static inline bool view_code(uintptr_t start, uintptr_t end,
 {
 	const struct view_extent *x;
 
+	kill_poll();		/* a change bumps the generation */
 	if (shim_view.gen != table_gen() || shim.log_level >= POLICY_LOG_DEBUG)
 		return false;
 	x = view_extent_of(start, end);

@@ -203,7 +203,10 @@ tree() {
 	cp /proc/meminfo "$R/proc/meminfo"
 	cp "$F/enabled" "$R/sys/kernel/mm/lru_gen/enabled"
 	echo 0 >"$R/sys/kernel/mm/lru_gen/min_ttl_ms"
-	echo "[none] integrity confidentiality" >"$R/sys/kernel/security/lockdown"
+	case ${LOCKDOWN:-none} in
+	none) echo "[none] integrity confidentiality" ;;
+	integrity) echo "none [integrity] confidentiality" ;;
+	esac >"$R/sys/kernel/security/lockdown"
 	echo "cpuset cpu io memory pids" >"$R/sys/fs/cgroup/cgroup.controllers"
 	echo $((128 << 20)) >"$CG/memory.max"
 	echo $((100 << 20)) >"$CG/memory.current"
@@ -291,11 +294,35 @@ if [ $GO_OK = 1 ]; then
 	fi
 fi
 
-fixture 6.12 no-fix "$DYN" --cgroup /lab-no-fix --log-format json
+# Covered by a watcher only when it can write and the memcg is not
+# stalled now: the shim arm's capture has no stall, the no-fix one does.
+fixture 6.12 shim "$DYN" --cgroup /lab-shim --log-format json
 if [ $RC -eq 0 ] && has "verdict: covered by advshim-watch"; then
-	ok "a live advshim-watch --cgroup /lab-no-fix covers it: exit 0"
+	ok "a live advshim-watch --cgroup /lab-shim, no stall now: covered, exit 0"
 else
 	bad watcher-live "rc $RC"
+fi
+fixture 6.12 no-fix "$DYN" --cgroup /lab-no-fix --log-format json
+if [ $RC -eq 1 ] && has "verdict: affected, stalled now" &&
+   has "a live advshim-watch ages it, yet it is stalled now" &&
+   has "read its log" && ! has "covered by advshim-watch"; then
+	ok "a live advshim-watch on a memcg stalled now: not covered, exit 1"
+else
+	bad watcher-stalled "rc $RC"
+fi
+LOCKDOWN=integrity fixture 6.12 shim "$DYN" --cgroup /lab-shim
+if [ $RC -eq 1 ] && has "verdict: affected, not covered" &&
+   has "lockdown (integrity) refuses debugfs writes"; then
+	ok "a live advshim-watch under lockdown=integrity cannot write: not covered, exit 1"
+else
+	bad watcher-lockdown "rc $RC"
+fi
+fixture 6.12 shim "$DYN" --dry-run
+if [ $RC -eq 1 ] && has "dry run: ages nothing" && has "verdict: affected, not covered" &&
+   has "runs with --dry-run"; then
+	ok "a dry-run advshim-watch, no stall now: not covered, exit 1"
+else
+	bad watcher-dry-nostall "rc $RC"
 fi
 fixture 6.12 no-fix "$DYN" --dry-run
 if [ $RC -eq 1 ] && has "dry run: ages nothing" && has "affected, stalled now"; then

@@ -257,6 +257,9 @@ Test(verdict, each_kind_of_process)
 	m.stall.out.thrashing = true;
 	m.stall.out.verdict = DET_AGE;
 	cr_assert_eq(doc_verdict(&d, &p), DOC_V_STALLED);
+	m.watched = true;	/* a watcher on a memcg stalled now: not covered */
+	cr_assert_eq(doc_verdict(&d, &p), DOC_V_STALLED);
+	m.watched = false;
 	m.stall.out.verdict = DET_NOTHING_EXPOSED;	/* does not fit: no fold helps */
 	cr_assert_eq(doc_verdict(&d, &p), DOC_V_EXPOSED);
 	m.watched = true;
@@ -332,5 +335,10 @@ Test(remedy, the_watcher_when_the_shim_cannot_help)
 	m.watched = true;		/* covered: nothing to do */
 	r = remedy(&d, &p);
 	cr_assert_str_eq(r, "");
+	free(r);
+	m.stall.sampled = m.stall.out.thrashing = true;	/* ... unless stalled */
+	m.stall.out.verdict = DET_AGE;
+	r = remedy(&d, &p);
+	cr_assert_not_null(strstr(r, "stalled now: read its log"), "%s", r);
 	free(r);
 }

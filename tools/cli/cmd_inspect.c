@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * cmd_inspect.c - `advshim inspect [--json] PID`: a process's file
- * mappings as the kernel sees them, and the shim's counters if loaded.
+ * mappings as the kernel sees them, and the shim's counters if loaded;
+ * `advshim inspect --prometheus [PID]`: the counters of PID, or of every
+ * process with the shim loaded or RANDOM/SEQUENTIAL file advice in force,
+ * as Prometheus text (inspect_prom.c).
  *
  * Per file (VMAs grouped by path): mapped size (the file's bytes its VMAs
  * cover, each byte once: inspect_span.c), the advice in force from
@@ -11,6 +14,7 @@
  * come from its "advshim-stats" memfd page, read through /proc/PID/mem
  * (shimstats.c).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stddef.h>
 #include <getopt.h>
@@ -228,6 +232,7 @@ static void print_json(const struct inspect *in, FILE *f)
 	if (in->have_stats) {
 		fprintf(f, ",\"state\":");
 		json_put_string(f, shimstats_state_name(in->st.state));
+		fprintf(f, ",\"disabled\":%s", in->st.disabled ? "true" : "false");
 		fprintf(f, ",\"policy\":");
 		json_put_string(f, in->st.policy_source);
 		fprintf(f, ",\"version\":");
@@ -280,8 +285,9 @@ static void print_text(const struct inspect *in, FILE *f)
 	fprintf(f, "pid %d (%s): libadvshim.so %s\n", in->pid, in->comm,
 		in->shim_path ? "loaded" : "not loaded");
 	if (in->have_stats) {
-		fprintf(f, "  shim %s, policy %s, %s\n", s->lib_version,
-			s->policy_source, shimstats_state_name(s->state));
+		fprintf(f, "  shim %s, policy %s, %s%s\n", s->lib_version,
+			s->policy_source, shimstats_state_name(s->state),
+			s->disabled ? ", kill switch on: passing advice through" : "");
 		fprintf(f, "  madvise calls: random %" PRIu64 ", sequential %" PRIu64
 			", normal %" PRIu64 ", willneed %" PRIu64 "; fadvise calls: %" PRIu64 "\n",
 			calls_of(s, 0, ADV_RANDOM), calls_of(s, 0, ADV_SEQUENTIAL),
@@ -320,19 +326,25 @@ static void print_text(const struct inspect *in, FILE *f)
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: advshim inspect [--json] PID\n"
+		"       advshim inspect --prometheus [PID]\n"
 		"  Lists PID's file mappings grouped by file: advice in force\n"
 		"  (rr/sr from smaps VmFlags), mapped and resident size, page-cache\n"
-		"  residency, and libadvshim.so's counters if it is loaded.\n");
+		"  residency, and libadvshim.so's counters if it is loaded.\n"
+		"  --prometheus: the shim's counters in the Prometheus text format,\n"
+		"  for PID or for every process with the shim loaded or rr/sr file\n"
+		"  advice in force (node-exporter's textfile collector).\n");
 }
 
 /*
- * Options and the PID: 0 with *pid and *json set, -1 after --help, or
- * EXIT_USAGE after a message.
+ * Options and the PID: 0 with *pid (0: none, --prometheus only), *json
+ * and *prom set, -1 after --help, or EXIT_USAGE after a message.
  */
-static int parse_args(int argc, char **argv, long *pid, bool *json)
+static int parse_args(int argc, char **argv, long *pid, bool *json,
+		      bool *prom)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "prometheus", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -344,9 +356,20 @@ static int parse_args(int argc, char **argv, long *pid, bool *json)
 		case 'j':
 			*json = true;
 			break;
+		case 'p':
+			*prom = true;
+			break;
 		default:
 			return cli_help_or_usage(c, usage, -1);
 		}
+	}
+	if (*prom && *json) {
+		fprintf(stderr, "advshim inspect: --json or --prometheus, not both\n");
+		return EXIT_USAGE;
+	}
+	if (*prom && optind == argc) {
+		*pid = 0;
+		return 0;
 	}
 	if (optind != argc - 1) {
 		usage(stderr);
@@ -361,20 +384,24 @@ static int parse_args(int argc, char **argv, long *pid, bool *json)
 	return 0;
 }
 
-/* /proc/PID/smaps into *buf; 0, or 1 after a message. */
-static int read_smaps(long pid, char **buf, size_t *len)
+/* /proc/PID/smaps into *buf; 0, or 1 (after a message unless @quiet). */
+static int read_smaps(long pid, char **buf, size_t *len, bool quiet)
 {
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%ld/smaps", pid);
 	if (read_file(path, buf, len, 0)) {
+		if (quiet)
+			return 1;
 		cli_smaps_error("inspect", pid, errno);
 		return 1;
 	}
 	if (!*len) {
+		free(*buf);
+		if (quiet)
+			return 1;
 		/* smaps of a zombie or kernel thread reads empty. */
 		fprintf(stderr, "advshim inspect: process %ld has no memory map (exited?)\n", pid);
-		free(*buf);
 		return 1;
 	}
 	return 0;
@@ -405,22 +432,126 @@ static void free_inspect(struct inspect *in)
 	free(in->shim_path);
 }
 
+/*
+ * One process for --prometheus into @p: 1 when it is worth listing (the
+ * shim loaded, or rr/sr file VMAs; always with @all), 0 when not or
+ * unreadable (gone, not ours: quietly), -1 out of memory.
+ */
+static int prom_one(long pid, bool all, struct inspect_prom *p)
+{
+	struct inspect in;
+	struct file_row *r;
+	size_t len;
+	char *buf;
+	int ret;
+
+	memset(&in, 0, sizeof(in));
+	memset(p, 0, sizeof(*p));
+	in.pid = (int)pid;
+	if (read_smaps(pid, &buf, &len, !all))
+		return all ? -2 : 0;
+	read_comm(&in);
+	ret = parse_smaps(&in, buf, len);
+	free(buf);
+	if (ret) {
+		free_inspect(&in);
+		return ret < 0 ? -1 : 0;
+	}
+	for (r = in.rows; r; r = r->hh.next)
+		p->rr_vmas += r->rr_vmas + r->sr_vmas;
+	read_stats(&in);
+	p->pid = in.pid;
+	memcpy(p->comm, in.comm, sizeof(p->comm));
+	p->loaded = in.shim_path != NULL;
+	p->have_stats = in.have_stats;
+	p->have_adapt = in.have_adapt;
+	p->st = in.st;
+	free_inspect(&in);
+	return all || p->loaded || p->rr_vmas;
+}
+
+/* lru_gen/enabled as a number, -1 when absent or unreadable. */
+static int read_enabled(void)
+{
+	char *s, *end;
+	long v;
+
+	if (read_file("/sys/kernel/mm/lru_gen/enabled", &s, NULL, 64))
+		return -1;
+	v = strtol(s, &end, 0);
+	if (end == s)
+		v = -1;
+	free(s);
+	return (int)v;
+}
+
+/* --prometheus: @pid alone, or every process of /proc (pid 0). */
+static int cmd_prom(long pid)
+{
+	struct inspect_prom *v = NULL, *n;
+	size_t nr = 0, cap = 0;
+	struct dirent *de;
+	DIR *d = NULL;
+	int r = 0;
+
+	if (!pid && !(d = opendir("/proc"))) {
+		perror("advshim inspect: /proc");
+		return 1;
+	}
+	for (;;) {
+		long p = pid;
+
+		if (d) {
+			if (!(de = readdir(d)))
+				break;
+			if (de->d_name[0] < '1' || de->d_name[0] > '9')
+				continue;
+			p = strtol(de->d_name, NULL, 10);
+		}
+		if (nr == cap) {
+			cap = cap ? 2 * cap : 16;
+			if (!(n = realloc(v, cap * sizeof(*v)))) {
+				r = -1;
+				break;
+			}
+			v = n;
+		}
+		r = prom_one(p, !d, &v[nr]);
+		if (r < 0)
+			break;
+		nr += r == 1;
+		r = 0;
+		if (!d)
+			break;
+	}
+	if (d)
+		closedir(d);
+	if (r == -1)
+		fprintf(stderr, "advshim inspect: out of memory\n");
+	if (!r && inspect_prom_write(v, nr, read_enabled(), stdout))
+		r = -1;
+	free(v);
+	return r ? 1 : 0;
+}
+
 int cmd_inspect(int argc, char **argv)
 {
 	struct inspect in;
 	struct file_row *r;
-	bool json = false;
+	bool json = false, prom = false;
 	size_t len;
 	char *buf;
 	long pid = 0;
 	int ret;
 
-	ret = parse_args(argc, argv, &pid, &json);
+	ret = parse_args(argc, argv, &pid, &json, &prom);
 	if (ret)
 		return ret < 0 ? 0 : ret;
+	if (prom)
+		return cmd_prom(pid);
 	memset(&in, 0, sizeof(in));
 	in.pid = (int)pid;
-	if (read_smaps(pid, &buf, &len))
+	if (read_smaps(pid, &buf, &len, false))
 		return 1;
 	read_comm(&in);
 	ret = parse_smaps(&in, buf, len);

@@ -121,7 +121,11 @@ struct doc_memcg {
 	bool has_rr;			/* a listed process maps rr/sr here */
 	bool named;			/* given by --cgroup */
 	bool has_procs;			/* a listed process is in it */
-	bool watched;			/* a live advshim-watch covers it */
+	bool watched;			/* a live advshim-watch that can write
+					 * lru_gen (not --dry-run, no lockdown,
+					 * debugfs there) ages it */
+	const char *watch_note;		/* a watcher names it but cannot age
+					 * it: why (static), else NULL */
 	struct doc_stall stall;
 };
 

@@ -100,20 +100,59 @@ static uint64_t need_of(const struct doctor *d, const struct doc_memcg *m)
 	return need;
 }
 
-static bool watched(const struct doctor *d, const struct doc_memcg *m)
+/*
+ * Why no watcher can write debugfs lru_gen on this host (static), or NULL:
+ * lockdown at integrity or above refuses every debugfs file that is
+ * writable (LOCKDOWN_DEBUGFS, fs/debugfs/file.c), and without debugfs
+ * there is no lru_gen to write.
+ */
+static const char *write_blocked(const struct doctor *d)
 {
-	size_t i, j;
+	if (!strcmp(d->k.lockdown, "integrity"))
+		return "kernel lockdown (integrity) refuses debugfs writes";
+	if (!strcmp(d->k.lockdown, "confidentiality"))
+		return "kernel lockdown (confidentiality) refuses debugfs writes";
+	if (d->k.mglru && d->k.lrugen_errno == ENOENT)
+		return "debugfs lru_gen is missing (debugfs not mounted?)";
+	return NULL;
+}
 
-	for (i = 0; i < d->nr_watchers; i++) {
-		if (d->watchers[i].dry_run)
-			continue;
-		if (!d->watchers[i].nr_cgroups)
+/* Does watcher @w name memcg @m (no --cgroup: every memcg)? */
+static bool names(const struct doc_watcher *w, const struct doc_memcg *m)
+{
+	size_t j;
+
+	if (!w->nr_cgroups)
+		return true;
+	for (j = 0; j < w->nr_cgroups; j++)
+		if (!strcmp(w->cgroups[j], m->w.path))
 			return true;
-		for (j = 0; j < d->watchers[i].nr_cgroups; j++)
-			if (!strcmp(d->watchers[i].cgroups[j], m->w.path))
-				return true;
-	}
 	return false;
+}
+
+/* Sets m->watched, or m->watch_note when the watchers naming @m cannot age. */
+static void watched(const struct doctor *d, struct doc_memcg *m)
+{
+	const char *blocked = write_blocked(d);
+	size_t i;
+
+	m->watched = false;
+	m->watch_note = NULL;
+	for (i = 0; i < d->nr_watchers; i++) {
+		if (!names(&d->watchers[i], m))
+			continue;
+		if (d->watchers[i].dry_run) {
+			m->watch_note = "its advshim-watch runs with --dry-run";
+			continue;
+		}
+		if (blocked) {
+			m->watch_note = blocked;
+			continue;
+		}
+		m->watched = true;
+		m->watch_note = NULL;
+		return;
+	}
 }
 
 /* The adaptive rule's first decision on one sample of @m. */
@@ -158,7 +197,7 @@ void doc_memcgs_measure(struct doctor *d)
 				m->has_rr = true;
 		}
 		m->need = need_of(d, m);
-		m->watched = watched(d, m);
+		watched(d, m);
 		adapt_of(d, m);
 	}
 }

@@ -5,7 +5,9 @@
  *
  * Affected = MGLRU on, a kernel series that stalls, and file mappings
  * with rr or sr in force.  Covered = the shim is active and left no
- * rr/sr, or a live advshim-watch ages its memcg.  The remedy is the shim
+ * rr/sr, or a live advshim-watch that can write lru_gen (not --dry-run,
+ * not under lockdown, debugfs mounted) ages its memcg and the memcg is
+ * not stalled now (a stalled memcg is never reported covered).  The remedy is the shim
  * (a systemd drop-in for a service, else an environment line) when
  * LD_PRELOAD can reach the process and its files fit in its memcg (the
  * adaptive default then gives normal advice); otherwise the watcher on its
@@ -34,10 +36,10 @@ enum doc_verdict doc_verdict(const struct doctor *d, const struct doc_proc *p)
 		return DOC_V_NOT_AFFECTED;
 	if (!p->nr_files)
 		return shim_active(p) ? DOC_V_SHIM : DOC_V_NOT_AFFECTED;
-	if (p->mc && p->mc->watched)
-		return DOC_V_WATCHER;
 	if (p->mc && doc_stalled(p->mc))
 		return DOC_V_STALLED;
+	if (p->mc && p->mc->watched)
+		return DOC_V_WATCHER;
 	return DOC_V_EXPOSED;
 }
 
@@ -117,10 +119,26 @@ static void not_affected_reason(const struct doctor *d,
 		snprintf(buf, size, "no RANDOM/SEQUENTIAL advice in force on its file mappings");
 }
 
+/* What the watchers do for @m, appended to a verdict's reason. */
+static const char *watch_suffix(const struct doc_memcg *m, char *buf,
+				size_t size)
+{
+	if (!m)
+		return "";
+	if (m->watched)
+		snprintf(buf, size, "; a live advshim-watch ages it, yet it is stalled now");
+	else if (m->watch_note)
+		snprintf(buf, size, "; advshim-watch cannot age it: %s", m->watch_note);
+	else
+		return "";
+	return buf;
+}
+
 void doc_reason(const struct doctor *d, const struct doc_proc *p,
 		enum doc_verdict v, char *buf, size_t size)
 {
 	const struct doc_stall *s = p->mc ? &p->mc->stall : NULL;
+	char note[160];
 
 	buf[0] = '\0';
 	switch (v) {
@@ -132,18 +150,21 @@ void doc_reason(const struct doctor *d, const struct doc_proc *p,
 			 p->rewritten);
 		break;
 	case DOC_V_WATCHER:
-		snprintf(buf, size, "a live advshim-watch ages memcg %s", p->mc->w.path);
+		snprintf(buf, size, "a live advshim-watch ages memcg %s (not dry run, lru_gen writable) and it is not stalled now",
+			 p->mc->w.path);
 		break;
 	case DOC_V_STALLED:
-		snprintf(buf, size, "%.0f file refaults/s, max_seq %lu -> %lu in %.1f s, %lu of %lu file pages in generations above the oldest (%s)",
+		snprintf(buf, size, "%.0f file refaults/s, max_seq %lu -> %lu in %.1f s, %lu of %lu file pages in generations above the oldest (%s)%s",
 			 s->refaults_per_s, s->max_seq0, s->max_seq1,
 			 (double)s->dt_ms / 1000, s->stuck_pages, s->file_pages,
-			 s->out.why ? s->out.why : det_verdict_name(s->out.verdict));
+			 s->out.why ? s->out.why : det_verdict_name(s->out.verdict),
+			 watch_suffix(p->mc, note, sizeof(note)));
 		break;
 	case DOC_V_EXPOSED:
-		snprintf(buf, size, "%zu file(s), %.1f MiB, mapped with RANDOM/SEQUENTIAL advice that MGLRU never ages; a cold read can stall them%s",
+		snprintf(buf, size, "%zu file(s), %.1f MiB, mapped with RANDOM/SEQUENTIAL advice that MGLRU never ages; a cold read can stall them%s%s",
 			 p->nr_files, mib(mapped_bytes(p)),
-			 s && s->sampled && s->listed ? " (not stalled now)" : "");
+			 s && s->sampled && s->listed ? " (not stalled now)" : "",
+			 watch_suffix(p->mc, note, sizeof(note)));
 		break;
 	case DOC_V_UNKNOWN:
 		snprintf(buf, size, "could not tell");
@@ -231,6 +252,17 @@ void doc_remedy(const struct doctor *d, const struct doc_proc *p,
 		line(f, indent, json, &first, "its files do not fit its memcg (or the figures are unknown): the shim would keep RANDOM, so age instead:");
 	} else if (shim_active(p)) {
 		line(f, indent, json, &first, "the shim is active but keeps RANDOM here (its policy or the adaptive rule): age the memcg:");
+	}
+	if (p->mc && p->mc->watched) {
+		line(f, indent, json, &first, "advshim-watch ages this memcg but it is stalled now: read its log (journalctl -u advshim-watch) and its metrics");
+		return;
+	}
+	if (p->mc && p->mc->watch_note) {
+		char buf[200];
+
+		snprintf(buf, sizeof(buf), "advshim-watch cannot age it now (%s); once it can:",
+			 p->mc->watch_note);
+		line(f, indent, json, &first, buf);
 	}
 	watch_remedy(p, indent, json, &first, f);
 }

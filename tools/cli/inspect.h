@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * inspect.h - what `advshim inspect` (cmd_inspect.c) takes from
- * inspect_adapt.c (the adaptive advice's part of its output) and
- * inspect_span.c (a file's mapped bytes counted once).  Single threaded,
+ * inspect_adapt.c (the adaptive advice's part of its output),
+ * inspect_prom.c (--prometheus) and inspect_span.c (a file's mapped bytes
+ * counted once).  Single threaded,
  * no locks; only inspect_span_add() can fail.
  */
 #ifndef ADVSHIM_CLI_INSPECT_H
@@ -32,6 +33,24 @@ void inspect_adapt_json(const struct advshim_stats_adapt *a, FILE *f);
  */
 const char *inspect_adapt_mark(const struct advshim_stats_adapt *a,
 			       const char *path, uint64_t inode);
+
+/* What --prometheus reports of one process. */
+struct inspect_prom {
+	int pid;
+	char comm[64];
+	bool loaded;			/* libadvshim.so mapped */
+	bool have_stats, have_adapt;	/* st (and st.adapt) valid */
+	unsigned int rr_vmas;		/* file VMAs with rr or sr */
+	struct advshim_stats st;
+};
+
+/*
+ * inspect_prom_write - the text exposition of the @n processes @v, and
+ * @mglru_enabled (lru_gen/enabled bits, -1 unknown), on @f.  Returns 0,
+ * or -1 when writing @f failed (ferror).
+ */
+int inspect_prom_write(const struct inspect_prom *v, size_t n,
+		       int mglru_enabled, FILE *f);
 
 /* The file ranges [lo, hi) of one file's VMAs, in any order, overlapping. */
 struct inspect_range {

@@ -32,6 +32,7 @@ static const char *state_name(int32_t s)
 	switch (s) {
 	case ADVSHIM_ADAPT_SAMPLING: return "sampler running";
 	case ADVSHIM_ADAPT_NO_SAMPLER: return "no sampler (choice kept)";
+	case ADVSHIM_ADAPT_DISABLED: return "kill switch on (random given back)";
 	}
 	return "not used yet";
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * main.c - advshim-watch: startup checks, the poll loop, signals (SIGHUP
- * reloads the config, SIGTERM/SIGINT stop cleanly) and the metrics
- * textfile.  Options are in watch_opts.c, lru_gen itself in watch*.c.
+ * reloads the config, SIGTERM/SIGINT stop cleanly), the metrics
+ * textfile and the HTTP endpoint (watch_http.c), served while it sleeps.  Options are in watch_opts.c, lru_gen itself in watch*.c.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -24,6 +24,7 @@
 #include "tools/watch/kver.h"
 #include "tools/watch/watch.h"
 #include "tools/watch/watch_conf.h"
+#include "tools/watch/watch_http.h"
 #include "tools/watch/watch_opts.h"
 #include "tools/watch/watch_replay.h"
 #include "tools/watch/wlog.h"
@@ -213,9 +214,18 @@ static void log_start(struct wlog *log, const struct setup *su,
 	wlog_emit(log, 0, &ev);
 }
 
-/* poll_loop - tick every interval until a signal (or once); 1 if idle. */
+static int render(void *w, FILE *f)
+{
+	return watch_write_metrics(w, f);
+}
+
+/*
+ * poll_loop - tick every interval until a signal (or once); 1 if idle.
+ * Between ticks it sleeps, or serves @http (NULL: none) until the next.
+ */
 static int poll_loop(const struct watch_opts *o, struct watch *w,
-		     struct watch_conf *conf, struct wlog *log)
+		     struct watch_conf *conf, struct wlog *log,
+		     struct whttp *http)
 {
 	uint64_t t0 = mono_ms(), next = t0, now;
 	struct wevent ev;
@@ -235,7 +245,10 @@ static int poll_loop(const struct watch_opts *o, struct watch *w,
 		next += conf->interval_ms;
 		if (next < mono_ms())
 			next = mono_ms();	/* do not catch up in bursts */
-		sleep_until(next);
+		if (http)
+			whttp_serve(http, next, render, w);
+		else
+			sleep_until(next);
 	}
 	wevent_init(&ev, "stop");
 	ev.msg = got_stop ? "signal: exiting" : "one pass done";
@@ -247,14 +260,22 @@ static int run(const struct watch_opts *o, struct watch_conf *conf,
 	       const struct setup *su)
 {
 	struct wlog log = { stdout, o->format };
+	struct whttp *http = NULL;
 	struct watch_fs *fs;
+	struct wevent ev;
 	struct watch_io io;
 	struct watch *w;
+	char why[256], msg[300];
 	int idle;
 
+	if (o->listen && !(http = whttp_open(o->listen, why, sizeof(why)))) {
+		fprintf(stderr, "advshim-watch: %s\n", why);
+		return errno == EINVAL ? EXIT_USAGE : EXIT_ENV;
+	}
 	fs = watch_fs_new(o->debugfs, o->sysfs, su->memcg_root);
 	if (!fs) {
 		perror("advshim-watch");
+		whttp_close(http);
 		return EXIT_ENV;
 	}
 	watch_fs_io(fs, &io);
@@ -262,10 +283,19 @@ static int run(const struct watch_opts *o, struct watch_conf *conf,
 	if (!w) {
 		watch_fs_free(fs);
 		perror("advshim-watch");
+		whttp_close(http);
 		return EXIT_ENV;
 	}
 	log_start(&log, su, conf);
-	idle = poll_loop(o, w, conf, &log);
+	if (http) {
+		snprintf(msg, sizeof(msg), "metrics at http://%s/metrics",
+			 whttp_addr(http));
+		wevent_init(&ev, "start");
+		ev.msg = msg;
+		wlog_emit(&log, 0, &ev);
+	}
+	idle = poll_loop(o, w, conf, &log, http);
+	whttp_close(http);
 	watch_free(w);
 	watch_fs_free(fs);
 	return o->once && idle ? EXIT_IDLE : 0;

@@ -37,7 +37,8 @@ $(WATCH_LIB): $(WATCH_LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(WATCH_BIN): $(OBJ)/tools/watch/main.o $(WATCH_LIB) $(COMMON_LIB)
+$(WATCH_BIN): $(OBJ)/tools/watch/main.o $(OBJ)/tools/watch/watch_http.o \
+		$(WATCH_LIB) $(COMMON_LIB)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CONFIG_LIBS)
 
 $(WATCH_TESTS): $(BUILD)/tests/%: $(OBJ)/tests/unit/%.o $(WATCH_LIB) $(COMMON_LIB)

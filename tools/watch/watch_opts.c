@@ -15,7 +15,7 @@
 
 enum {
 	O_CONFIG = 256, O_ONCE, O_LOGFMT, O_METRICS, O_DEBUGFS, O_SYSFS,
-	O_CGROOT, O_KERNEL, O_VERSION, O_REPLAY,
+	O_CGROOT, O_KERNEL, O_VERSION, O_REPLAY, O_LISTEN,
 	O_SETTING = 512,	/* + index in watch_settings[] */
 };
 
@@ -45,7 +45,10 @@ static const struct fixed_opt tail_opts[] = {
 	{ "log-format", "text|json", O_LOGFMT, NO_DEST,
 	  "decision log on stdout (text)" },
 	{ "metrics-file", "PATH", O_METRICS, DEST(metrics),
-	  "Prometheus textfile, replaced each poll" },
+	  "Prometheus textfile, replaced each poll (written to PATH.tmp, "
+	  "then renamed)" },
+	{ "metrics-listen", "ADDR:PORT", O_LISTEN, DEST(listen),
+	  "serve GET /metrics over HTTP there (PORT alone: 127.0.0.1)" },
 	{ "debugfs-root", "DIR", O_DEBUGFS, DEST(debugfs),
 	  "directory holding lru_gen (/sys/kernel/debug); giving it also "
 	  "lifts the root requirement" },

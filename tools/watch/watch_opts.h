@@ -19,9 +19,13 @@
 #include "tools/watch/watch_conf.h"
 #include "tools/watch/wlog.h"
 
+/* The one textfile path the shipped unit, drop-in and DaemonSet use. */
+#define WATCH_METRICS_FILE "/var/lib/prometheus/node-exporter/advshim-watch.prom"
+
 struct watch_opts {
 	const char *debugfs, *sysfs, *cgroup_root, *kernel, *config, *metrics;
 	const char *replay;		/* --replay DIR, or NULL */
+	const char *listen;		/* --metrics-listen, or NULL */
 	bool debugfs_given, once;
 	enum wlog_format format;
 	struct watch_conf cli;		/* values of the settings given */

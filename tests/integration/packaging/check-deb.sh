@@ -109,6 +109,7 @@ LIB=/usr/lib/$ma/libadvshim.so
 missing=
 for f in "$LIB" /usr/bin/advshim /usr/bin/advshim-load /usr/bin/advshim-ab \
 	 /usr/sbin/advshim-watch /etc/advshim.conf /lib/systemd/system/advshim-watch.service \
+	 /lib/systemd/system/advshim-shim-metrics.service /lib/systemd/system/advshim-shim-metrics.timer \
 	 /usr/share/man/man1/advshim.1.gz /usr/share/man/man5/advshim.conf.5.gz \
 	 /usr/share/man/man8/advshim-watch.8.gz /usr/share/man/man1/advshim-ab.1.gz \
 	 /usr/share/man/man1/advshim-load.1.gz \

@@ -68,22 +68,22 @@ while IFS='|' read -r pol path adv rule want; do
 		bad "$pol decides $path" "expected rule '$rule' and '$want', got: $out"
 	fi
 done <<EOT
-opensearch-knn.conf|$IDX/_3.vec|random|vectors|rewrite to normal
-opensearch-knn.conf|$IDX/_3.vex|random|vectors|rewrite to normal
-opensearch-knn.conf|$IDX/_3.veq|random|vectors|rewrite to normal
-opensearch-knn.conf|$IDX/_1.cfs|random|compound|rewrite to normal
+opensearch-knn.conf|$IDX/_3.vec|random|vectors|adaptive (decided at run time
+opensearch-knn.conf|$IDX/_3.vex|random|vectors|adaptive (decided at run time
+opensearch-knn.conf|$IDX/_3.veq|random|vectors|adaptive (decided at run time
+opensearch-knn.conf|$IDX/_1.cfs|random|compound|adaptive (decided at run time
 opensearch-knn.conf|$IDX/_3.vec|sequential|vectors|madvise sequential (2 = MADV_SEQUENTIAL): keep
 opensearch-knn.conf|$IDX/_0_Lucene99FlatVectorsFormat_0_temp_3.tmp|-|merge-temp|$NOREUSE
 opensearch-knn.conf|$IDX/recovery.Xy7._3.vec|-|snapshot-restore|$NOREUSE
 opensearch-knn.conf|/mnt/snapshots/indices/U/0/__a1b2|fadvise:willneed|snapshot-restore|skip
-opensearch-knn.conf|$IDX/_2_Lucene99_0.tim|random|index-other|rewrite to normal
+opensearch-knn.conf|$IDX/_2_Lucene99_0.tim|random|index-other|adaptive (decided at run time
 opensearch-knn.conf|/usr/share/opensearch/lib/lucene-core.jar|random|other|keep
-elasticsearch.conf|$ES/_2.vec|random|vectors|rewrite to normal
-elasticsearch.conf|$ES/_2.tim|random|index|rewrite to normal
+elasticsearch.conf|$ES/_2.vec|random|vectors|adaptive (decided at run time
+elasticsearch.conf|$ES/_2.tim|random|index|adaptive (decided at run time
 elasticsearch.conf|/mnt/es-snapshots/indices/x|-|snapshots|$NOREUSE
 elasticsearch.conf|/usr/share/elasticsearch/lib/x.jar|random|-|every advice passes through
-lucene.conf|/srv/search/index/_0.vec|random|vectors|rewrite to normal
-lucene.conf|/srv/search/index/_0.doc|random|index|rewrite to normal
+lucene.conf|/srv/search/index/_0.vec|random|vectors|adaptive (decided at run time
+lucene.conf|/srv/search/index/_0.doc|random|index|adaptive (decided at run time
 database.conf|/var/lib/rocksdb/db/000123.sst|random|rocksdb-sst|rewrite to normal
 database.conf|/var/lib/rocksdb/db/000123.sst|fadvise:random|rocksdb-sst|keep
 database.conf|/var/backups/db/000123.sst|fadvise:willneed|backups|skip
@@ -238,13 +238,22 @@ import sys, yaml
 err = []
 def docs(p):
     return [d for d in yaml.safe_load_all(open(p)) if d]
-sts = docs("examples/kubernetes/opensearch-statefulset.yaml")
+allsts = docs("examples/kubernetes/opensearch-statefulset.yaml")
 ds = docs("examples/kubernetes/advshim-watch-daemonset.yaml")
-if [d["kind"] for d in sts] != ["StatefulSet"]: err.append("statefulset kinds")
+if [d["kind"] for d in allsts] != ["ConfigMap"] * 3 + ["StatefulSet"]: err.append("statefulset file kinds")
 if [d["kind"] for d in ds] != ["DaemonSet"]: err.append("daemonset kinds")
+cms = {d["metadata"]["name"]: d.get("data") or {} for d in allsts if d["kind"] == "ConfigMap"}
+sts = [d for d in allsts if d["kind"] == "StatefulSet"]
 pod = sts[0]["spec"]["template"]["spec"]
 c = pod["containers"][0]
-env = {e["name"]: e.get("value") for e in c["env"]}
+# LD_PRELOAD and the rest come from the advshim-env ConfigMap (envFrom).
+env = {e["name"]: e.get("value") for e in c.get("env", [])}
+for ef in c.get("envFrom", []):
+    env.update(cms.get(ef.get("configMapRef", {}).get("name"), {}))
+open(sys.argv[1] + ".policy", "w").write(cms.get("advshim-policy", {}).get("advshim.conf", ""))
+if "ADVSHIM_DISABLE_FILE" not in env or not env["ADVSHIM_DISABLE_FILE"].startswith(
+        {m["name"]: m["mountPath"] for m in c["volumeMounts"]}.get("advshim-switch", "?") + "/"):
+    err.append("the kill switch file is not in the advshim-switch volume")
 mounts = {m["name"]: m["mountPath"] for m in c["volumeMounts"]}
 vols = {v["name"]: v for v in pod["volumes"]}
 lib = env.get("LD_PRELOAD", "")
@@ -263,8 +272,12 @@ if "libadvshim.so" not in " ".join(init["command"]):
     err.append("init container does not copy libadvshim.so")
 dpod = ds[0]["spec"]["template"]["spec"]
 w = dpod["containers"][0]
-if not w.get("securityContext", {}).get("privileged"):
-    err.append("watcher not privileged")
+sc = w.get("securityContext", {})
+# lru_gen needs uid 0 and file permissions only (mm/vmscan.c): the same
+# as the systemd unit, which drops every capability.
+if sc.get("privileged") or sc.get("runAsUser") != 0 or \
+   sc.get("capabilities", {}).get("drop") != ["ALL"] or sc.get("capabilities", {}).get("add"):
+    err.append("watcher securityContext is not uid 0 with every capability dropped: %r" % sc)
 hp = {v["name"]: v["hostPath"]["path"] for v in dpod["volumes"] if "hostPath" in v}
 wm = {m["name"]: m for m in w["volumeMounts"]}
 for name, host in (("debugfs", "/sys/kernel/debug"), ("cgroup", "/sys/fs/cgroup")):
@@ -282,7 +295,14 @@ if err:
     print("; ".join(err)); sys.exit(1)
 PY
 	); then
-		ok "kubernetes manifests: env preload, volumes, privileged watcher with rw debugfs and cgroup mounts"
+		ok "kubernetes manifests: env preload (ConfigMap), kill switch volume, watcher as uid 0 without capabilities, rw debugfs and cgroup mounts"
+		if out=$("$A" check -q "$T/k8s-args.policy" 2>&1) &&
+		   "$A" explain "$T/k8s-args.policy" /usr/share/opensearch/data/nodes/0/indices/U/0/index/_3.vec random |
+			grep -q 'madvise random (1 = MADV_RANDOM): adaptive'; then
+			ok "the advshim-policy ConfigMap's policy checks, and gives the index adaptive"
+		else
+			bad "ConfigMap policy" "$out"
+		fi
 		# shellcheck disable=SC2046
 		if [ -x "$W" ] && run_watch $(cat "$T/k8s-args") --metrics-file "$T/k8s.prom"; then
 			ok "advshim-watch accepts the DaemonSet's flags"

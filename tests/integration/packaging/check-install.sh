@@ -39,6 +39,8 @@ $bin/advshim-ab
 $sbin/advshim-watch
 $etc/advshim.conf
 $unit/advshim-watch.service
+$unit/advshim-shim-metrics.service
+$unit/advshim-shim-metrics.timer
 $man/man1/advshim.1
 $man/man1/advshim-load.1
 $man/man1/advshim-ab.1
@@ -67,6 +69,9 @@ $data/advshim/experiments/lab-mglru.conf
 $data/advshim/experiments/lab-smoke.conf
 $data/advshim/experiments/seed-opensearch.conf
 $data/advshim/experiments/own-index.conf
+$data/advshim/prometheus/advshim-alerts.yml
+$data/advshim/prometheus/advshim-alerts.test.yml
+$data/advshim/grafana/advshim.json
 EOT
 }
 
@@ -107,6 +112,13 @@ install_case() {
 		ok "$name: modes (0755 programs, 0644 library, config, unit, pages)"
 	else
 		bad "$name: modes" "$bad_modes"
+	fi
+	# The metrics unit runs the installed advshim.
+	if grep -q "$bin/advshim inspect --prometheus" "$D$unit/advshim-shim-metrics.service" &&
+	   ! grep -q '@[A-Z]*@' "$D$unit/advshim-shim-metrics.service"; then
+		ok "$name: advshim-shim-metrics.service runs $bin/advshim inspect --prometheus"
+	else
+		bad "$name: metrics unit" "$(grep -n 'ExecStart' "$D$unit/advshim-shim-metrics.service")"
 	fi
 	# The unit starts the installed watcher and reads SYSCONFDIR.
 	u=$D$unit/advshim-watch.service

@@ -83,7 +83,7 @@ start() {
 	name=$1; shift 2
 	rm -f "$tmp/$name.in"
 	mkfifo "$tmp/$name.in"
-	env ${extra_env:-} ADVSHIM_CONFIG="$tmp/adaptive.conf" \
+	env ${extra_env:-} ADVSHIM_CONFIG="${conf:-$tmp/adaptive.conf}" \
 		LD_PRELOAD="${san_rt:+$san_rt:}$lib" \
 		sh -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cg" "$@" \
 		< "$tmp/$name.in" > "$tmp/$name.out" 2> "$tmp/$name.err" &
@@ -260,6 +260,59 @@ test_unreadable() {
 }
 
 command -v python3 >/dev/null || { echo "SKIP adaptive tests: need python3"; exit 0; }
+# The kill switch (shim/kill.c): the file appears under a running process
+# whose adaptive choice is normal; the sampler gives the range its rr back
+# without a restart, and takes it away again once the file is gone.
+test_kill() {
+	limit $((256 * MIB))
+	rm -f "$tmp/disable"
+	extra_env="ADVSHIM_DISABLE_FILE=$tmp/disable"
+	start kill -- "$bin/adaptprog" -t "$tmp/small" || { extra_env=; return; }
+	extra_env=
+	kpid=$pid
+	wait_for "normal before the switch" not_rr "$kpid" "$tmp/small" &&
+		ok "kill: fits, no rr before the switch"
+	touch "$tmp/disable"
+	wait_for "rr with the kill switch on" is_rr "$kpid" "$tmp/small" &&
+		ok "kill: file present: rr back in VmFlags, same process (no restart)"
+	check "kill: inspect says the kill switch is on" "$("$advshim" inspect "$kpid")" \
+		'kill switch on: passing advice through'
+	check "kill: inspect --json disabled true, adaptive state" \
+		"$("$advshim" inspect --json "$kpid" | python3 -c '
+import json, sys
+s = json.load(sys.stdin)["shim"]
+print(s["disabled"], s["adaptive"]["state"])' 2>&1)" '^True kill switch on'
+	rm -f "$tmp/disable"
+	wait_for "normal again once the file is gone" not_rr "$kpid" "$tmp/small" &&
+		ok "kill: file removed: normal again, same process"
+	kill -0 "$kpid" && ok "kill: the process ran throughout"
+	stop
+	check "kill: the log says on and off" \
+		"$(grep -c 'kill switch .* present: passing advice through' "$tmp/kill.err") $(grep -c 'kill switch .* gone' "$tmp/kill.err")" '^1 1$'
+}
+
+# A fixed rule (random = "normal") while the file is there: passed through.
+test_kill_fixed() {
+	printf '%s\n' 'version = 1;' \
+		'rules = ( { name = "all"; match = "**"; random = "normal"; } );' \
+		> "$tmp/fixed.conf"
+	chmod 644 "$tmp/fixed.conf"
+	limit $((256 * MIB))
+	touch "$tmp/disable"
+	extra_env="ADVSHIM_DISABLE_FILE=$tmp/disable"
+	conf=$tmp/fixed.conf
+	start fixedoff -- "$bin/adaptprog" "$tmp/small" || { extra_env= conf=; return; }
+	check "kill, fixed rule, file present at start: rr passed through" \
+		"$(rr_of "$pid" "$tmp/small")" '^rr$'
+	stop
+	rm -f "$tmp/disable"
+	start fixedon -- "$bin/adaptprog" "$tmp/small" || { extra_env= conf=; return; }
+	extra_env= conf=
+	check "kill, fixed rule, no file: rewritten to normal" \
+		"$(rr_of "$pid" "$tmp/small")" '^-$'
+	stop
+}
+
 test_fits
 test_nofit
 test_switch
@@ -267,5 +320,7 @@ test_fork
 test_exec
 test_grow
 test_unreadable
+test_kill
+test_kill_fixed
 echo "shim adaptive: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
