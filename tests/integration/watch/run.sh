@@ -107,12 +107,12 @@ else
 	bad thrash-6.12 "expected one write of four accepted commands + 42 0 7 .. + 42 0 10 (rc $WRC)"
 fi
 
-# --- 2. busy but healthy memcgs: nothing is written -----------------------
+# --- 2. busy but healthy memcgs (aging, 10% of evictions refault) ---------
 start_player healthy 6.12 <<'TL'
 0 add 1 /
-0 healthy 1 30000 30000
+0 healthy 1 30000 3000
 0 add 7 /busy.slice/aging.service
-0 healthy 7 50000 50000
+0 healthy 7 50000 5000
 0 add 8 /idle.slice/sleepy.service
 0 idle 8
 40 end
