@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+/*
+ * seccomp_run.c - `advshim run --seccomp`: start the supervisor, install
+ * the filter in this process and exec the program (seccomp.h says why in
+ * this order).
+ *
+ * The program keeps this process's pid: its parent (a shell, systemd, a
+ * container runtime) waits for it and sees its own exit status and its
+ * own death by signal, as with plain exec.  The supervisor is a
+ * grandchild that was reaped out of the family (double fork): the
+ * program never sees an unexpected child in wait(), and the supervisor
+ * is reparented to the nearest subreaper.  It leaves the session
+ * (setsid), so a terminal's ^C or hangup reaches the program and not it,
+ * and it ends by itself when the filter's last process has exited.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tools/cli/seccomp.h"
+
+#ifndef SYS_close_range
+#define SYS_close_range		436
+#endif
+
+static int exec_plain(char **argv)
+{
+	execvp(argv[0], argv);
+	fprintf(stderr, "advshim run: %s: %s\n", argv[0], strerror(errno));
+	return errno == ENOENT ? 127 : 126;
+}
+
+/* The supervisor's log stream: the policy's file, else stderr. */
+static FILE *open_log(const struct policy *p)
+{
+	FILE *f;
+
+	if (p->log.target && p->log.target[0] == '/') {
+		f = fopen(p->log.target, "ae");
+		if (f)
+			return f;
+	}
+	return stderr;
+}
+
+/*
+ * The supervisor (a grandchild): take the listener from @sock, ack with
+ * its pid, serve until the program and its descendants are gone.
+ */
+static void __attribute__((noreturn)) supervise(int sock, struct policy *p,
+						enum policy_log_level level)
+{
+	static const int quiet[] = { SIGINT, SIGQUIT, SIGHUP, SIGTSTP,
+				     SIGTTIN, SIGTTOU, SIGPIPE };
+	pid_t self = getpid();
+	int fd, dn, ret;
+	size_t i;
+
+	setsid();
+	for (i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++)
+		signal(quiet[i], SIG_IGN);
+	if (chdir("/")) {
+		/* only so as not to pin the program's directory: no matter */
+	}
+	/* stdin and stdout are the program's: keep only stderr (the log). */
+	dn = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (dn >= 0) {
+		dup2(dn, 0);
+		dup2(dn, 1);
+		if (dn > 2)
+			close(dn);
+	}
+	fd = secf_recv_fd(sock);
+	if (fd < 0)
+		_exit(0);	/* no filter after all: the program runs plain */
+	if (write(sock, &self, sizeof(self)) != (ssize_t)sizeof(self))
+		_exit(1);
+	close(sock);
+	if (fd != 3) {
+		if (dup2(fd, 3) < 0)
+			_exit(1);
+		close(fd);
+		fd = 3;
+	}
+	syscall(SYS_close_range, 4, ~0U, 0);
+	ret = secs_serve(fd, p, level, open_log(p));
+	if (ret)
+		fprintf(stderr, "advshim-seccomp: supervisor stops: %s; the "
+			"program's madvise(MADV_RANDOM) now fail with ENOSYS\n",
+			strerror(-ret));
+	_exit(ret ? 1 : 0);
+}
+
+/* Fork the supervisor out of the family; 0, or -1 after a message. */
+static int start_supervisor(int sv[2], struct policy *p,
+			    enum policy_log_level level)
+{
+	pid_t s1, s2;
+	int st;
+
+	s1 = fork();
+	if (s1 < 0)
+		return -1;
+	if (s1 == 0) {
+		close(sv[0]);
+		s2 = fork();
+		if (s2 == 0)
+			supervise(sv[1], p, level);
+		_exit(s2 < 0 ? 1 : 0);
+	}
+	close(sv[1]);
+	while (waitpid(s1, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+int seccomp_run_exec(char **argv, struct policy *p,
+		     enum policy_log_level level, bool verbose)
+{
+	bool fadv = secf_policy_needs_fadvise(p);
+	pid_t sup = 0;
+	int sv[2], fd;
+	ssize_t n;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+		fprintf(stderr, "advshim run: --seccomp: %s; running %s plain\n",
+			strerror(errno), argv[0]);
+		return exec_plain(argv);
+	}
+	if (start_supervisor(sv, p, level)) {
+		fprintf(stderr, "advshim run: --seccomp: no supervisor (%s); "
+			"running %s plain\n", strerror(errno), argv[0]);
+		close(sv[0]);
+		return exec_plain(argv);
+	}
+	fd = secf_install(fadv);
+	if (fd < 0) {
+		fprintf(stderr, "advshim run: --seccomp: filter not installed "
+			"(%s); running %s plain\n", strerror(-fd), argv[0]);
+		close(sv[0]);	/* the supervisor reads end of file, exits */
+		return exec_plain(argv);
+	}
+	if (secf_send_fd(sv[0], fd) ||
+	    (n = read(sv[0], &sup, sizeof(sup))) != (ssize_t)sizeof(sup)) {
+		/* Installed, no one listening: trapped calls get ENOSYS. */
+		fprintf(stderr, "advshim run: --seccomp: the supervisor did "
+			"not start; %s's madvise(MADV_RANDOM) will fail with "
+			"ENOSYS\n", argv[0]);
+	} else if (verbose) {
+		fprintf(stderr, "advshim run: --seccomp: no_new_privs set; "
+			"madvise(MADV_RANDOM)%s go to supervisor pid %d "
+			"(policy %s)\n", fadv ? " and fadvise64(RANDOM)" : "",
+			(int)sup, p->source ? p->source : "?");
+	}
+	close(fd);
+	close(sv[0]);
+	policy_free(p);
+	return exec_plain(argv);
+}
