@@ -17,17 +17,25 @@
  *                            parent does "rr FILE" after the child ended
  *   probe bench N FILE       ns per call of N calls each: madvise RANDOM
  *                            (trapped), madvise NORMAL and getppid (not)
+ *   probe stack CMD ARGS     stack allow-all seccomp filters until the
+ *                            kernel's limit on their total length
+ *                            (MAX_INSNS_PER_PATH) refuses even one more
+ *                            instruction, then exec CMD: a real reason for
+ *                            CMD's own filter install to fail (ENOMEM)
  *
  * Output lines are "key=value ..." for the script to grep.  Exit status
  * 0, or 1 on a usage or setup error (said on stderr).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -188,6 +196,27 @@ static int do_bench(long n, const char *path)
 	return 0;
 }
 
+static int do_stack(char **cmd)
+{
+	static struct sock_filter allow[4096];
+	struct sock_fprog prog = { .filter = allow };
+	unsigned int i, n, total = 0;
+
+	for (i = 0; i < 4096; i++)
+		allow[i] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+							SECCOMP_RET_ALLOW);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return 1;
+	for (n = 4096; n >= 1; n /= 2) {
+		prog.len = (unsigned short)n;
+		while (!syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+			total += n;
+	}
+	fprintf(stderr, "probe: %u instructions of filters stacked\n", total);
+	execvp(cmd[0], cmd);
+	return 127;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -206,6 +235,8 @@ int main(int argc, char **argv)
 		return do_spawn(argv[2], argv[3]);
 	if (!strcmp(cmd, "bench") && argc == 4)
 		return do_bench(atol(argv[2]), argv[3]);
+	if (!strcmp(cmd, "stack") && argc >= 3)
+		return do_stack(argv + 2);
 	if (!strcmp(cmd, "after") && argc == 4) {
 		sleep((unsigned int)atoi(argv[2]));
 		return do_rr(argv[3]);
@@ -220,6 +251,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fprintf(stderr, "usage: probe rr|anon|errors|fadv|exit|signal|after|"
-		"spawn|bench ...\n");
+		"spawn|bench|stack ...\n");
 	return 1;
 }
