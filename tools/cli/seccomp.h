@@ -168,10 +168,27 @@ struct secd_proc {
 
 #define SECD_PROCS	64
 
+/*
+ * A notified thread, kept between calls: its maps file open and a pidfd
+ * (PIDFD_THREAD, 6.9+) that polls readable once the thread has exited,
+ * so a tid reused by another task is never taken for the old one.  Where
+ * the pidfd cannot be had, nothing is kept (pidfd -1): every call of that
+ * thread reads /proc afresh.
+ */
+struct secd_task {
+	pid_t tid;		/* 0: empty */
+	int pidfd;
+	int maps_fd;
+	struct sect_proc proc;
+};
+
+#define SECD_TASKS	128
+
 /* The supervisor's state: policy, processes, counters. */
 struct secd {
 	const struct policy *policy;
 	struct secd_proc procs[SECD_PROCS];
+	struct secd_task tasks[SECD_TASKS];
 	bool no_query;			/* PROCMAP_QUERY unsupported */
 	uint64_t notified, continued, dropped, gone;
 	uint64_t why[SECD_W_NR];
@@ -196,6 +213,9 @@ struct secd_result {
 
 /* secd_init - an empty state deciding by @p (kept, not copied). */
 void secd_init(struct secd *d, const struct policy *p);
+
+/* secd_release - close the descriptors @d keeps (its tasks'). */
+void secd_release(struct secd *d);
 
 /*
  * secd_decide - what to answer for call @c.  Reads the target's /proc

@@ -18,6 +18,8 @@
  * outside the process nothing can).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +27,10 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD	O_EXCL		/* linux/pidfd.h, 6.9 */
+#endif
 
 #include "common/cgroup_read.h"
 #include "common/memstat.h"
@@ -53,8 +59,71 @@ const char *secd_why_name(enum secd_why w)
 
 void secd_init(struct secd *d, const struct policy *p)
 {
+	size_t i;
+
 	memset(d, 0, sizeof(*d));
 	d->policy = p;
+	for (i = 0; i < SECD_TASKS; i++)
+		d->tasks[i].pidfd = d->tasks[i].maps_fd = -1;
+}
+
+static void task_drop(struct secd_task *t)
+{
+	if (t->pidfd >= 0)
+		close(t->pidfd);
+	if (t->maps_fd >= 0)
+		close(t->maps_fd);
+	t->pidfd = t->maps_fd = -1;
+	t->tid = 0;
+}
+
+void secd_release(struct secd *d)
+{
+	size_t i;
+
+	for (i = 0; i < SECD_TASKS; i++)
+		task_drop(&d->tasks[i]);
+}
+
+/* Has the thread behind @pidfd exited?  (Readable: yes.) */
+static bool task_exited(int pidfd)
+{
+	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) != 0;
+}
+
+/*
+ * Thread @tid's entry: the kept one while its thread lives (and @fresh
+ * is false), else read anew.  The pidfd is opened before /proc is read:
+ * the notified thread waits in its system call, so what is read is its
+ * own unless it died, which the caller's SECCOMP_IOCTL_NOTIF_ID_VALID
+ * then tells.  NULL when /proc cannot be read.
+ */
+static struct secd_task *task_get(struct secd *d, pid_t tid, bool fresh)
+{
+	struct secd_task *t = &d->tasks[(unsigned int)tid % SECD_TASKS];
+
+	if (!fresh && t->tid == tid && t->pidfd >= 0 && !task_exited(t->pidfd))
+		return t;
+	task_drop(t);
+	t->pidfd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+	t->maps_fd = sect_maps_open(tid);
+	if (t->maps_fd < 0 || sect_proc_read(tid, &t->proc)) {
+		task_drop(t);
+		return NULL;
+	}
+	t->tid = tid;
+	if (t->pidfd < 0)
+		t->pidfd = -1;
+	return t;
+}
+
+/* After the call: forget @t unless a pidfd keeps it honest. */
+static void task_put(struct secd_task *t)
+{
+	if (t && t->pidfd < 0)
+		task_drop(t);
 }
 
 /* Copy @src into @dst (@size bytes); "" when it does not fit. */
@@ -85,7 +154,7 @@ static struct secd_proc *proc_get(struct secd *d, const struct sect_proc *sp)
 	for (i = 0; i < SECD_PROCS; i++) {
 		e = &d->procs[i];
 		if (e->used && e->tgid == sp->tgid &&
-		    e->start_time == sp->start_time)
+		    e->start_time == sp->start_time && !strcmp(e->exe, sp->exe))
 			return e;
 		if (!free_slot && (!e->used ||
 		    (kill(e->tgid, 0) && errno == ESRCH)))
@@ -185,12 +254,12 @@ static void read_files(const struct secd_proc *e, struct adapt_sample *x)
 }
 
 /* The choice of @e's group now: sampled when due. */
-static enum adapt_choice adapt_now(struct secd *d, struct secd_proc *e,
-				   const struct sect_proc *sp)
+static enum adapt_choice adapt_now(struct secd *d, struct secd_proc *e)
 {
 	const struct policy_adaptive *pa = &d->policy->adaptive;
 	struct adapt_sample x = { 0 };
 	struct adapt_verdict v;
+	struct sect_proc sp;
 	uint64_t t = now_ms();
 
 	if (e->have_state && t - e->last_ms < pa->interval_ms)
@@ -202,7 +271,9 @@ static enum adapt_choice adapt_now(struct secd *d, struct secd_proc *e,
 	x.t_ms = t;
 	x.status = read_memcg(e->tgid, &x);
 	read_files(e, &x);
-	x.majflt = sp->majflt;
+	if (!x.status)
+		x.status = sect_proc_read(e->tgid, &sp);
+	x.majflt = x.status ? 0 : sp.majflt;
 	v = adapt_step(&e->st, &x);
 	e->last_ms = t;
 	adapt_describe(&v, d->last_desc, sizeof(d->last_desc));
@@ -211,7 +282,6 @@ static enum adapt_choice adapt_now(struct secd *d, struct secd_proc *e,
 
 /* One mapping's answer for madvise RANDOM. */
 static enum secd_why piece_why(struct secd *d, struct secd_proc *e,
-			       const struct sect_proc *sp,
 			       const struct sect_vma *v, uint64_t len,
 			       struct secd_result *r)
 {
@@ -234,7 +304,7 @@ static enum secd_why piece_why(struct secd *d, struct secd_proc *e,
 		return a.to == ADV_RANDOM ? SECD_W_KEEP : SECD_W_OTHER;
 	case ADV_ACT_ADAPT:
 		note_file(e, v, len);
-		return adapt_now(d, e, sp) == ADAPT_NORMAL ?
+		return adapt_now(d, e) == ADAPT_NORMAL ?
 		       SECD_W_ADAPT_NORMAL : SECD_W_ADAPT_RANDOM;
 	default:
 		return SECD_W_KEEP;
@@ -249,35 +319,29 @@ static enum secd_answer answer_of(enum secd_why w)
 
 /* madvise(addr, len, MADV_RANDOM): every mapping of the range. */
 static enum secd_why decide_madvise(struct secd *d, struct secd_proc *e,
-				    const struct sect_proc *sp,
-				    const struct secd_call *c,
+				    int maps_fd, const struct secd_call *c,
 				    struct secd_result *r)
 {
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint64_t addr = c->args[0], len = c->args[1], end, cur, lo, hi;
 	enum secd_why w, first = SECD_W_NR;
 	struct sect_vma v;
-	int fd, n, pieces = 0;
+	int n, pieces = 0;
 
 	end = addr + ((len + page - 1) & ~(page - 1));
 	if (!len || (addr & (page - 1)) || end <= addr)
 		return SECD_W_KERNEL;
-	fd = sect_maps_open(c->tid);
-	if (fd < 0)
-		return SECD_W_LOOKUP;
 	for (cur = addr; cur < end; cur = hi) {
-		n = sect_vma_at(fd, cur, &v, &d->no_query);
-		if (n < 0) {
-			first = SECD_W_LOOKUP;
-			break;
-		}
+		n = sect_vma_at(maps_fd, cur, &v, &d->no_query);
+		if (n < 0)
+			return SECD_W_LOOKUP;
 		if (n == 0 || v.start > cur) {
 			first = SECD_W_KERNEL;	/* a hole: ENOMEM */
 			break;
 		}
 		lo = cur;
 		hi = v.end < end ? v.end : end;
-		w = piece_why(d, e, sp, &v, hi - lo, r);
+		w = piece_why(d, e, &v, hi - lo, r);
 		if (!pieces++)
 			copy_path(r->path, sizeof(r->path), v.path);
 		if (first == SECD_W_NR)
@@ -285,7 +349,6 @@ static enum secd_why decide_madvise(struct secd *d, struct secd_proc *e,
 		else if (answer_of(w) != answer_of(first))
 			first = SECD_W_MIXED;
 	}
-	close(fd);
 	if (pieces > 1 && first != SECD_W_MIXED)
 		r->path[0] = '\0';
 	return first;
@@ -321,22 +384,34 @@ static enum secd_why decide_fadvise(struct secd *d, const struct secd_call *c,
 void secd_decide(struct secd *d, const struct secd_call *c,
 		 struct secd_result *r)
 {
-	struct sect_proc sp;
+	struct secd_task *t = task_get(d, c->tid, false);
 	struct secd_proc *e;
 
 	memset(r, 0, sizeof(*r));
 	r->answer = SECD_CONTINUE;
-	if (sect_proc_read(c->tid, &sp)) {
-		r->why = SECD_W_LOOKUP;
+	r->why = SECD_W_LOOKUP;
+	if (!t)
 		return;
-	}
-	r->tgid = sp.tgid;
-	e = proc_get(d, &sp);
-	if (!e->selected)
+	r->tgid = t->proc.tgid;
+	e = proc_get(d, &t->proc);
+	if (!e->selected) {
 		r->why = SECD_W_NOPROC;
-	else if (c->nr == __NR_madvise)
-		r->why = decide_madvise(d, e, &sp, c, r);
-	else
+	} else if (c->nr == __NR_madvise) {
+		r->why = decide_madvise(d, e, t->maps_fd, c, r);
+		/* A kept maps file of an mm the thread left (exec): anew. */
+		if (r->why == SECD_W_LOOKUP) {
+			t = task_get(d, c->tid, true);
+			if (t) {
+				r->tgid = t->proc.tgid;
+				e = proc_get(d, &t->proc);
+				r->why = e->selected ?
+					 decide_madvise(d, e, t->maps_fd, c, r) :
+					 SECD_W_NOPROC;
+			}
+		}
+	} else {
 		r->why = decide_fadvise(d, c, r);
+	}
+	task_put(t);
 	r->answer = answer_of(r->why);
 }
