@@ -45,7 +45,7 @@ PKG_EXAMPLES	:= advshim.conf opensearch-knn.conf elasticsearch.conf \
 		   jvm/README.md jvm/jvm.options.d/advshim.options \
 		   kubernetes/README.md kubernetes/opensearch-statefulset.yaml \
 		   kubernetes/advshim-watch-daemonset.yaml kubernetes/Dockerfile
-PKG_DOCS	:= README.md docs/policy.md docs/doctor.md
+PKG_DOCS	:= README.md docs/policy.md docs/doctor.md docs/seccomp.md
 # advshim-ab experiments, installed under $(EXPERIMENTSDIR).
 PKG_EXPERIMENTS	:= default.conf host-advice.conf lab-mglru.conf lab-smoke.conf \
 		   seed-opensearch.conf own-index.conf

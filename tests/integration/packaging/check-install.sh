@@ -47,6 +47,7 @@ $man/man8/advshim-watch.8
 $data/doc/advshim/README.md
 $data/doc/advshim/policy.md
 $data/doc/advshim/doctor.md
+$data/doc/advshim/seccomp.md
 $data/doc/advshim/examples/advshim.conf
 $data/doc/advshim/examples/opensearch-knn.conf
 $data/doc/advshim/examples/elasticsearch.conf
