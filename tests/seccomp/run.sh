@@ -208,6 +208,26 @@ else
 	bad supervisor-death "rc $RC sup '$sup' status $nnp"
 fi
 
+# 9b. advshim doctor tells a supervised process (text and --json).
+"$A" run --seccomp -- "$P" after 3 "$T/data.bin" >/dev/null 2>&1 &
+DP=$!
+PIDS="$PIDS $DP"
+sleep 0.5
+"$A" doctor --pid "$DP" --sample-ms 0 >"$T/out" 2>"$T/err"
+dj=$("$A" doctor --pid "$DP" --sample-ms 0 --json 2>/dev/null |
+	python3 -c 'import json, sys
+p = json.load(sys.stdin)["processes"][0]
+print(p["seccomp_supervisor"] > 0, p["shim"]["why_not"].startswith("under advshim run --seccomp"))' 2>&1)
+"$A" doctor --pid "$$" --sample-ms 0 --json 2>/dev/null >"$T/self.json"
+kill "$DP" 2>/dev/null
+wait "$DP" 2>/dev/null
+if has "shim: not active: under advshim run --seccomp: its supervisor applies the policy" &&
+   [ "$dj" = "True True" ] && grep -q '"seccomp_supervisor":0' "$T/self.json"; then
+	ok "advshim doctor: a process under --seccomp is named so (text, --json seccomp_supervisor); one outside it has 0"
+else
+	bad doctor "json: $dj"
+fi
+
 # 10. A multi-threaded Go program forking children.
 if command -v go >/dev/null 2>&1 &&
    (cd tests/seccomp/gofork && GOPROXY=off GOTOOLCHAIN=local CGO_ENABLED=0 \

@@ -295,10 +295,11 @@ static void proc_json(const struct doctor *d, const struct doc_proc *p,
 		fprintf(f, ",\"why_not\":");
 		json_put_string(f, why);
 	}
-	fprintf(f, "},\"reach\":\"%s\",\"verdict\":\"%s\",\"affected\":%s,\"covered\":%s,\"reason\":",
-		reach_name(p->reach), doc_verdict_name(v),
+	fprintf(f, "},\"reach\":\"%s\",\"seccomp_supervisor\":%d,\"verdict\":\"%s\",\"affected\":%s,\"covered\":%s,\"reason\":",
+		reach_name(p->reach), p->seccomp, doc_verdict_name(v),
 		v == DOC_V_EXPOSED || v == DOC_V_STALLED ? "true" : "false",
-		v == DOC_V_SHIM || v == DOC_V_WATCHER ? "true" : "false");
+		v == DOC_V_SHIM || v == DOC_V_WATCHER || v == DOC_V_SECCOMP ?
+		"true" : "false");
 	doc_reason(d, p, v, reason, sizeof(reason));
 	json_put_string(f, reason);
 	fprintf(f, ",\"remedy\":[");

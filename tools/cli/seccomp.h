@@ -240,6 +240,10 @@ int secs_serve(int listener, const struct policy *p,
 
 /* ---- `advshim run --seccomp` (seccomp_run.c) ---- */
 
+/* The supervisor's comm, and the variable naming its pid in the program. */
+#define SECCOMP_SUPERVISOR_COMM	"advshim-seccomp"
+#define SECCOMP_ENV		"ADVSHIM_SECCOMP"
+
 /*
  * seccomp_run_exec - run argv[0..] under the filter with a supervisor
  * deciding by @p (owned by the supervisor from here on), logging at

@@ -12,6 +12,9 @@
  * is reparented to the nearest subreaper.  It leaves the session
  * (setsid), so a terminal's ^C or hangup reaches the program and not it,
  * and it ends by itself when the filter's last process has exited.
+ * Its name (comm) is SECCOMP_SUPERVISOR_COMM and the program's
+ * environment gets SECCOMP_ENV=its pid: `advshim doctor` tells a
+ * supervised process by the two (and the filter in its status).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -64,6 +68,7 @@ static void __attribute__((noreturn)) supervise(int sock, struct policy *p,
 	size_t i;
 
 	setsid();
+	prctl(PR_SET_NAME, SECCOMP_SUPERVISOR_COMM, 0, 0, 0);
 	for (i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++)
 		signal(quiet[i], SIG_IGN);
 	if (chdir("/")) {
@@ -127,6 +132,7 @@ int seccomp_run_exec(char **argv, struct policy *p,
 {
 	bool fadv = secf_policy_needs_fadvise(p);
 	pid_t sup = 0;
+	char pid[24];
 	int sv[2], fd;
 	ssize_t n;
 
@@ -154,11 +160,15 @@ int seccomp_run_exec(char **argv, struct policy *p,
 		fprintf(stderr, "advshim run: --seccomp: the supervisor did "
 			"not start; %s's madvise(MADV_RANDOM) will fail with "
 			"ENOSYS\n", argv[0]);
-	} else if (verbose) {
-		fprintf(stderr, "advshim run: --seccomp: no_new_privs set; "
-			"madvise(MADV_RANDOM)%s go to supervisor pid %d "
-			"(policy %s)\n", fadv ? " and fadvise64(RANDOM)" : "",
-			(int)sup, p->source ? p->source : "?");
+	} else {
+		snprintf(pid, sizeof(pid), "%d", (int)sup);
+		setenv(SECCOMP_ENV, pid, 1);
+		if (verbose)
+			fprintf(stderr, "advshim run: --seccomp: no_new_privs "
+				"set; madvise(MADV_RANDOM)%s go to supervisor "
+				"pid %d (policy %s)\n",
+				fadv ? " and fadvise64(RANDOM)" : "", (int)sup,
+				p->source ? p->source : "?");
 	}
 	close(fd);
 	close(sv[0]);
