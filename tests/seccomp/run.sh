@@ -258,8 +258,20 @@ if [ -x "$BOLT" ] && "$BOLT" load "$T/bolt.db" 8 >/dev/null 2>&1; then
 		fl=$(awk -v f="$T/bolt.db" '/^[0-9a-f]+-[0-9a-f]+ / { m = ($NF == f) }
 			m && /^VmFlags:/ { sub(/^VmFlags: */, ""); print; exit }' "/proc/$BP/smaps" 2>/dev/null)
 	done
+	"$A" inspect "$BP" >"$T/out" 2>"$T/err"
+	ij=$("$A" inspect --json "$BP" 2>/dev/null | python3 -c 'import json, sys
+s = json.load(sys.stdin)["seccomp"]
+f = s["files"][0]
+print(s["trapped"] >= 1, s["dropped"] == s["trapped"], f["path"].endswith("bolt.db"), f["rule"], f["why"])' 2>&1)
 	kill "$BP" 2>/dev/null
 	wait "$BP" 2>/dev/null
+	if has "under advshim run --seccomp: supervisor" &&
+	   grep -q "^    dropped [0-9]*, continued 0: $T/bolt.db (default: adaptive, normal)" "$T/out" &&
+	   [ "$ij" = "True True True default adaptive, normal" ]; then
+		ok "advshim inspect on bbolt: the supervisor's counters and its file (text and --json)"
+	else
+		bad inspect "json: $ij"
+	fi
 	case " $fl " in
 	*" rr "*) bad bolt "VmFlags '$fl'" ;;
 	"  ") bad bolt "bbolt's mapping not found in smaps" ;;

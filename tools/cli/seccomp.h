@@ -152,7 +152,17 @@ struct secd_file {
 
 #define SECD_FILES	16
 
-/* Per process: the adaptive state of its decision group. */
+/* A file a process's trapped calls were about, and what they got. */
+struct secd_seen {
+	uint64_t dropped, continued;
+	enum secd_why why;	/* of the last call */
+	const char *rule;	/* its rule's name (the policy's), or NULL */
+	char path[512];
+};
+
+#define SECD_SEEN	32
+
+/* Per process: the adaptive state of its decision group, its counters. */
 struct secd_proc {
 	bool used;
 	pid_t tgid;
@@ -164,6 +174,10 @@ struct secd_proc {
 	unsigned int nr_files;
 	struct secd_file files[SECD_FILES];
 	char exe[256];
+	uint64_t trapped, continued, dropped;
+	uint64_t why[SECD_W_NR];
+	unsigned int nr_seen;	/* files beyond SECD_SEEN are not listed */
+	struct secd_seen seen[SECD_SEEN];
 };
 
 #define SECD_PROCS	64
@@ -209,6 +223,7 @@ struct secd_result {
 	const char *rule;	/* rule name, NULL when none */
 	char path[512];		/* "" when none or several */
 	pid_t tgid;
+	struct secd_proc *proc;	/* the process's entry, NULL if unknown */
 };
 
 /* secd_init - an empty state deciding by @p (kept, not copied). */
@@ -226,6 +241,40 @@ void secd_release(struct secd *d);
  */
 void secd_decide(struct secd *d, const struct secd_call *c,
 		 struct secd_result *r);
+
+/*
+ * secd_count - count answered call @r in its process's counters and its
+ * file's row (the first SECD_SEEN files of each process).
+ */
+void secd_count(struct secd *d, const struct secd_result *r);
+
+/* ---- what a supervisor tells `advshim inspect` (seccomp_ctl.c) ---- */
+
+/*
+ * The supervisor listens on the abstract unix socket
+ * "\0advshim-seccomp/SUPERVISOR_PID" (its network namespace's).  A client
+ * connects and reads; the supervisor writes the report of every process
+ * it has seen, without waiting (MSG_DONTWAIT; a report that does not fit
+ * the socket's buffer is cut), and closes.  Peers other than root and the
+ * supervisor's own user are closed on at once (SO_PEERCRED).  Lines:
+ *   supervisor PID policy SOURCE
+ *   process TGID trapped N continued N dropped N exe EXE
+ *   why TGID N WORDS...                     (one per reason seen)
+ *   file TGID DROPPED CONTINUED | RULE (or -) | WHY-WORDS | PATH
+ */
+
+/* secc_listen - the listening socket (non-blocking, close-on-exec). */
+int secc_listen(void);
+
+/* secc_answer - accept one client on @lsock and write @d's report. */
+void secc_answer(int lsock, const struct secd *d);
+
+/*
+ * secc_query - connect to supervisor @sup and read its report into @buf
+ * (@size bytes, NUL-terminated, cut to fit).  Returns its length or a
+ * negative errno (-ECONNREFUSED: no such supervisor).
+ */
+ssize_t secc_query(pid_t sup, char *buf, size_t size);
 
 /* ---- the supervisor (seccomp_supervise.c) ---- */
 

@@ -394,6 +394,7 @@ void secd_decide(struct secd *d, const struct secd_call *c,
 		return;
 	r->tgid = t->proc.tgid;
 	e = proc_get(d, &t->proc);
+	r->proc = e;
 	if (!e->selected) {
 		r->why = SECD_W_NOPROC;
 	} else if (c->nr == __NR_madvise) {
@@ -404,6 +405,7 @@ void secd_decide(struct secd *d, const struct secd_call *c,
 			if (t) {
 				r->tgid = t->proc.tgid;
 				e = proc_get(d, &t->proc);
+				r->proc = e;
 				r->why = e->selected ?
 					 decide_madvise(d, e, t->maps_fd, c, r) :
 					 SECD_W_NOPROC;
@@ -414,4 +416,42 @@ void secd_decide(struct secd *d, const struct secd_call *c,
 	}
 	task_put(t);
 	r->answer = answer_of(r->why);
+}
+
+void secd_count(struct secd *d, const struct secd_result *r)
+{
+	struct secd_proc *e = r->proc;
+	struct secd_seen *f = NULL;
+	unsigned int i;
+
+	d->why[r->why]++;
+	if (r->answer == SECD_DROP)
+		d->dropped++;
+	else
+		d->continued++;
+	if (!e || e->tgid != r->tgid)
+		return;
+	e->trapped++;
+	e->why[r->why]++;
+	if (r->answer == SECD_DROP)
+		e->dropped++;
+	else
+		e->continued++;
+	if (!r->path[0])
+		return;
+	for (i = 0; i < e->nr_seen && !f; i++)
+		if (!strcmp(e->seen[i].path, r->path))
+			f = &e->seen[i];
+	if (!f) {
+		if (e->nr_seen == SECD_SEEN)
+			return;
+		f = &e->seen[e->nr_seen++];
+		copy_path(f->path, sizeof(f->path), r->path);
+	}
+	if (r->answer == SECD_DROP)
+		f->dropped++;
+	else
+		f->continued++;
+	f->why = r->why;
+	f->rule = r->rule;
 }

@@ -158,11 +158,7 @@ static int serve_one(struct sup *s, int fd, struct seccomp_notif *req,
 	}
 	if (ret)
 		return ret;
-	s->d.why[r.why]++;
-	if (r.answer == SECD_DROP)
-		s->d.dropped++;
-	else
-		s->d.continued++;
+	secd_count(&s->d, &r);
 	log_call(s, &c, &r);
 	return 0;
 }
@@ -196,7 +192,10 @@ int secs_serve(int listener, const struct policy *p,
 	struct seccomp_notif_sizes sz;
 	struct seccomp_notif_resp *resp;
 	struct seccomp_notif *req;
-	struct pollfd pfd = { .fd = listener, .events = POLLIN };
+	struct pollfd pfd[2] = {
+		{ .fd = listener, .events = POLLIN },
+		{ .fd = -1, .events = POLLIN },
+	};
 	struct sup *s;
 	int ret = 0;
 
@@ -221,14 +220,17 @@ int secs_serve(int listener, const struct policy *p,
 	      SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, 0);
 	s->level = level;
 	s->log = log;
+	pfd[1].fd = secc_listen();	/* no report without it: no matter */
 	for (;;) {
-		if (poll(&pfd, 1, -1) < 0) {
+		if (poll(pfd, 2, -1) < 0) {
 			if (errno == EINTR)
 				continue;
 			ret = -errno;
 			break;
 		}
-		if (pfd.revents & POLLIN) {
+		if (pfd[1].revents & POLLIN)
+			secc_answer(pfd[1].fd, &s->d);
+		if (pfd[0].revents & POLLIN) {
 			ret = serve_one(s, listener, req,
 					sz.seccomp_notif > sizeof(*req) ?
 					sz.seccomp_notif : sizeof(*req), resp,
@@ -238,9 +240,11 @@ int secs_serve(int listener, const struct policy *p,
 				break;
 			continue;
 		}
-		if (pfd.revents & (POLLHUP | POLLERR))
+		if (pfd[0].revents & (POLLHUP | POLLERR))
 			break;		/* no process uses the filter */
 	}
+	if (pfd[1].fd >= 0)
+		close(pfd[1].fd);
 	log_summary(s);
 	secd_release(&s->d);
 out:
