@@ -208,6 +208,28 @@ else
 	bad supervisor-death "rc $RC sup '$sup' status $nnp"
 fi
 
+# 9a. The supervisor dies while a call waits for it (stopped first, the
+# program's call made, then SIGKILL): the kernel answers the pending call
+# with ENOSYS (seccomp_notify_detach).
+"$A" run --seccomp --verbose -- "$P" after 1 "$T/data.bin" >"$T/out" 2>"$T/err" &
+RUNP=$!
+PIDS="$PIDS $RUNP"
+wait_log "$T/err" "supervisor pid"
+sup=$(sed -n 's/.*supervisor pid \([0-9]*\).*/\1/p' "$T/err")
+[ -n "$sup" ] && kill -STOP "$sup"
+sleep 2
+st=$(awk '/^State:/ { print $2 }' "/proc/$RUNP/status" 2>/dev/null)
+out=$(cat "$T/out")
+[ -n "$sup" ] && kill -9 "$sup"
+wait "$RUNP"
+RC=$?
+if [ -n "$sup" ] && [ "$st" = S ] && [ -z "$out" ] && [ $RC -eq 0 ] &&
+   has "madvise=-1 errno=ENOSYS rr=0"; then
+	ok "supervisor stopped: the call waits (state S, no output); killed: that pending call returns ENOSYS"
+else
+	bad pending-death "rc $RC sup '$sup' state '$st' out before '$out'"
+fi
+
 # 9b. advshim doctor tells a supervised process (text and --json).
 "$A" run --seccomp -- "$P" after 3 "$T/data.bin" >/dev/null 2>&1 &
 DP=$!
