@@ -42,6 +42,7 @@ PKG_EXAMPLES	:= advshim.conf opensearch-knn.conf elasticsearch.conf \
 		   lucene.conf database.conf log-only.conf \
 		   systemd/opensearch.service.d/advshim.conf \
 		   systemd/advshim-watch.service.d/opensearch.conf \
+		   systemd/etcd.service.d/advshim-seccomp.conf \
 		   jvm/README.md jvm/jvm.options.d/advshim.options \
 		   kubernetes/README.md kubernetes/opensearch-statefulset.yaml \
 		   kubernetes/advshim-watch-daemonset.yaml kubernetes/Dockerfile
@@ -152,6 +153,7 @@ pkg-uninstall:
 	@# Directories advshim alone owns; shared ones (bin, man1...) stay.
 	-@rmdir $(DESTDIR)$(EXAMPLESDIR)/systemd/opensearch.service.d \
 		$(DESTDIR)$(EXAMPLESDIR)/systemd/advshim-watch.service.d \
+		$(DESTDIR)$(EXAMPLESDIR)/systemd/etcd.service.d \
 		$(DESTDIR)$(EXAMPLESDIR)/systemd \
 		$(DESTDIR)$(EXAMPLESDIR)/jvm/jvm.options.d \
 		$(DESTDIR)$(EXAMPLESDIR)/jvm $(DESTDIR)$(EXAMPLESDIR)/kubernetes \
@@ -203,7 +205,7 @@ dist:
 PKG_TEST_DIR	:= tests/integration/packaging
 # The shim's integration test program $(SHIM_ADVPROG) maps a file, advises
 # it, prints each page's VmFlags advice (p0=rr ...).
-check-examples: $(CLI_BIN) $(WATCH_BIN) $(AB_BIN) $(SHIM_LIB) $(SHIM_ADVPROG)
+check-examples: $(CLI_BIN) $(WATCH_BIN) $(AB_BIN) $(SHIM_LIB) $(SHIM_ADVPROG) $(SECCOMP_PROBE)
 	@sh $(PKG_TEST_DIR)/check-examples.sh $(BUILD)
 
 check-man:

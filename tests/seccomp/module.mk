@@ -3,7 +3,8 @@
 # forks (tests/seccomp/gofork, built offline by run.sh when go is there)
 # and tools/programs' advshim-bolt (bbolt).  run.sh says what each case
 # judges; bench.sh is `make bench-seccomp`.
-SECCOMP_PROBE	:= $(BUILD)/tests/seccomp/probe
+# $(SECCOMP_PROBE) is named in mk/paths.mk (packaging's check-examples
+# runs it as the etcd drop-in's stand-in).
 TARGETS		+= $(SECCOMP_PROBE)
 
 # Static and without sanitizers: the point is a program no preload reaches.

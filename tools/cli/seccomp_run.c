@@ -10,8 +10,10 @@
  * grandchild that was reaped out of the family (double fork): the
  * program never sees an unexpected child in wait(), and the supervisor
  * is reparented to the nearest subreaper.  It leaves the session
- * (setsid), so a terminal's ^C or hangup reaches the program and not it,
- * and it ends by itself when the filter's last process has exited.
+ * (setsid), so a terminal's ^C or hangup reaches the program and not it;
+ * it ignores SIGTERM too (a service manager's stop signals the whole
+ * cgroup: the program must not lose its supervisor while it shuts down)
+ * and ends by itself when the filter's last process has exited.
  * Its name (comm) is SECCOMP_SUPERVISOR_COMM and the program's
  * environment gets SECCOMP_ENV=its pid: `advshim doctor` tells a
  * supervised process by the two (and the filter in its status).
@@ -61,8 +63,8 @@ static FILE *open_log(const struct policy *p)
 static void __attribute__((noreturn)) supervise(int sock, struct policy *p,
 						enum policy_log_level level)
 {
-	static const int quiet[] = { SIGINT, SIGQUIT, SIGHUP, SIGTSTP,
-				     SIGTTIN, SIGTTOU, SIGPIPE };
+	static const int quiet[] = { SIGINT, SIGQUIT, SIGHUP, SIGTERM,
+				     SIGTSTP, SIGTTIN, SIGTTOU, SIGPIPE };
 	pid_t self = getpid();
 	int fd, dn, ret;
 	size_t i;

@@ -56,6 +56,7 @@ $data/doc/advshim/examples/database.conf
 $data/doc/advshim/examples/log-only.conf
 $data/doc/advshim/examples/systemd/opensearch.service.d/advshim.conf
 $data/doc/advshim/examples/systemd/advshim-watch.service.d/opensearch.conf
+$data/doc/advshim/examples/systemd/etcd.service.d/advshim-seccomp.conf
 $data/doc/advshim/examples/jvm/README.md
 $data/doc/advshim/examples/jvm/jvm.options.d/advshim.options
 $data/doc/advshim/examples/kubernetes/README.md
