@@ -23,6 +23,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -35,7 +36,6 @@
 #include "common/cgroup_read.h"
 #include "common/memstat.h"
 #include "common/readbuf.h"
-#include "common/residency.h"
 #include "tools/cli/seccomp.h"
 
 static const char *const why_names[SECD_W_NR] = {
@@ -230,26 +230,72 @@ static int read_memcg(pid_t tgid, struct adapt_sample *x)
 	return 0;
 }
 
+/*
+ * The resident share of the first @need bytes of the file open as @fd,
+ * from SAMPLE_WINDOWS windows of SAMPLE_PAGES pages spread evenly over
+ * them (as the shim samples): mapped PROT_READ, never touched (mincore
+ * faults nothing in).  Bounded work whatever the file's size.  Returns
+ * the estimated resident bytes, or -1 when it cannot be mapped.
+ */
+#define SAMPLE_WINDOWS	64
+#define SAMPLE_PAGES	4
+
+static int64_t sample_resident(int fd, uint64_t need)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), len, step, off;
+	unsigned int w, i, in = 0, all = 0;
+	unsigned char vec[SAMPLE_PAGES];
+	size_t win;
+	char *m;
+
+	len = (need + page - 1) & ~(page - 1);
+	if (!len)
+		return 0;
+	m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+	if (m == MAP_FAILED)
+		return -1;
+	step = len / SAMPLE_WINDOWS;
+	step = step < page ? page : step & ~(page - 1);
+	for (w = 0, off = 0; w < SAMPLE_WINDOWS && off < len; w++,
+	     off += step) {
+		win = (size_t)(len - off < SAMPLE_PAGES * page ?
+			       len - off : SAMPLE_PAGES * page);
+		if (mincore(m + off, win, vec))
+			break;
+		for (i = 0; i < (win + page - 1) / page; i++, all++)
+			in += vec[i] & 1;
+	}
+	munmap(m, len);
+	return all ? (int64_t)(need * in / all) : -1;
+}
+
 /* need and resident of @e's files, through the target's root. */
 static void read_files(const struct secd_proc *e, struct adapt_sample *x)
 {
 	char path[600];
-	int64_t size, cached;
+	struct stat st;
+	int64_t cached;
 	uint64_t need;
 	unsigned int i;
+	int fd;
 
 	x->need = x->resident = 0;
 	for (i = 0; i < e->nr_files; i++) {
 		need = e->files[i].asked;
 		snprintf(path, sizeof(path), "/proc/%d/root%s", (int)e->tgid,
 			 e->files[i].path);
-		cached = resid_of_path(path, &size);
-		if (size >= 0 && (uint64_t)size < need)
-			need = (uint64_t)size;
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOATIME);
+		if (fd < 0)
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
+		    (uint64_t)st.st_size < need)
+			need = (uint64_t)st.st_size;
 		x->need += need;
+		cached = fd >= 0 ? sample_resident(fd, need) : -1;
 		if (cached > 0)
-			x->resident += (uint64_t)cached < need ?
-				       (uint64_t)cached : need;
+			x->resident += (uint64_t)cached;
+		if (fd >= 0)
+			close(fd);
 	}
 }
 
