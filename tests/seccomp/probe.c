@@ -15,6 +15,7 @@
  *   probe after S FILE       sleep S seconds, then "rr FILE"
  *   probe spawn BIN FILE     fork; the child execs "BIN rr FILE"; the
  *                            parent does "rr FILE" after the child ended
+ *   probe reexec BIN FILE    "rr FILE", then exec "BIN rr FILE" (same pid)
  *   probe bench N FILE       ns per call of N calls each: madvise RANDOM
  *                            (trapped), madvise NORMAL and getppid (not)
  *   probe stack CMD ARGS     stack allow-all seccomp filters until the
@@ -234,6 +235,11 @@ int main(int argc, char **argv)
 		return do_fadv(argv[2]);
 	if (!strcmp(cmd, "spawn") && argc == 4)
 		return do_spawn(argv[2], argv[3]);
+	if (!strcmp(cmd, "reexec") && argc == 4) {
+		do_rr(argv[3]);
+		execl(argv[2], argv[2], "rr", argv[3], (char *)NULL);
+		return 127;
+	}
 	if (!strcmp(cmd, "bench") && argc == 4)
 		return do_bench(atol(argv[2]), argv[3]);
 	if (!strcmp(cmd, "stack") && argc >= 3)
@@ -252,6 +258,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fprintf(stderr, "usage: probe rr|anon|errors|fadv|exit|signal|after|"
-		"spawn|bench|stack ...\n");
+		"spawn|reexec|bench|stack ...\n");
 	return 1;
 }

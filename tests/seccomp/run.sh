@@ -8,7 +8,8 @@
 #   the static probe (tests/seccomp/probe.c): rr gone under the default
 #     policy, kept by a `keep` rule and on anonymous memory, EINVAL and
 #     ENOMEM as without the filter, its pid, exit code and signal its own,
-#     per-process decisions (`processes`), fadvise64 trapped only when a
+#     per-process decisions (`processes`, also across an exec in place),
+#     fadvise64 trapped only when a
 #     rule acts on it, fail open when the filter cannot be installed, and
 #     ENOSYS (no hang) once the supervisor is killed;
 #   a multi-threaded Go program forking children (tests/seccomp/gofork,
@@ -159,6 +160,18 @@ if [ "$(grep -c 'rr=1' "$T/out")" = 1 ] && [ "$(grep -c 'rr=0' "$T/out")" = 1 ] 
 	ok "per process: the forked child 'other' (not in processes) keeps rr, the parent 'probe' loses it"
 else
 	bad processes "rc $RC"
+fi
+
+# The same process execs another executable after a trapped call: the
+# next call is decided for the new one (its maps read anew, its name).
+run --seccomp --policy "$T/procs.conf" -- "$P" reexec "$T/other" "$T/data.bin"
+p1=$(sed -n '1s/^pid=\([0-9]*\) .*/\1/p' "$T/out")
+p2=$(sed -n '2s/^pid=\([0-9]*\) .*/\1/p' "$T/out")
+if [ -n "$p1" ] && [ "$p1" = "$p2" ] && sed -n 1p "$T/out" | grep -q "rr=0" &&
+   sed -n 2p "$T/out" | grep -q "rr=1"; then
+	ok "exec in place: pid $p1 as 'probe' loses rr, then as 'other' (not in processes) keeps it"
+else
+	bad reexec "rc $RC"
 fi
 
 # 7. fadvise64 RANDOM is trapped only when a rule acts on it.

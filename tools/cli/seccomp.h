@@ -87,7 +87,9 @@ int sect_maps_open(pid_t tid);
  * above @addr (it covers @addr when v->start <= @addr).  Asks the
  * PROCMAP_QUERY ioctl (6.11+), falling back to reading the maps text
  * once the ioctl says ENOTTY/EINVAL (kept in *@no_query).  Returns 1 with
- * *v, 0 when no mapping ends above @addr, or a negative errno.
+ * *v, 0 when no mapping ends above @addr, or a negative errno: -ESRCH
+ * when the address space the file was opened on is gone (the thread
+ * exec'd or exited: open the maps file again).
  */
 int sect_vma_at(int maps_fd, uint64_t addr, struct sect_vma *v,
 		bool *no_query);

@@ -156,8 +156,12 @@ static struct secd_proc *proc_get(struct secd *d, const struct sect_proc *sp)
 		if (e->used && e->tgid == sp->tgid &&
 		    e->start_time == sp->start_time && !strcmp(e->exe, sp->exe))
 			return e;
-		if (!free_slot && (!e->used ||
-		    (kill(e->tgid, 0) && errno == ESRCH)))
+	}
+	/* A new process (or one that exec'd): an empty slot or a dead one's. */
+	for (i = 0; i < SECD_PROCS && !free_slot; i++) {
+		e = &d->procs[i];
+		if (!e->used || (kill(e->tgid, 0) && errno == ESRCH) ||
+		    (e->tgid == sp->tgid && e->start_time == sp->start_time))
 			free_slot = e;
 	}
 	e = free_slot ? free_slot : &d->procs[sp->tgid % SECD_PROCS];

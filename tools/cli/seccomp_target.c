@@ -132,6 +132,11 @@ static int vma_text(int fd, uint64_t addr, struct sect_vma *v)
 
 	if (len < 0)
 		return (int)len;
+	if (!len) {
+		/* A live process has mappings: this file's mm is gone (exec). */
+		free(buf);
+		return -ESRCH;
+	}
 	smaps_begin(&c, buf, (size_t)len);
 	while ((r = smaps_next(&c, &m)) == 1) {
 		if (m.end <= addr)
