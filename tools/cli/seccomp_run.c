@@ -27,6 +27,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -35,6 +36,24 @@
 #ifndef SYS_close_range
 #define SYS_close_range		436
 #endif
+
+/*
+ * Does this kernel answer SECCOMP_USER_NOTIF_FLAG_CONTINUE (5.5+)?  5.0
+ * to 5.4 install the listener but refuse the answer with EINVAL: the
+ * supervisor could then only fail every trapped call, so those run plain.
+ */
+static bool kernel_has_continue(char *release, size_t size)
+{
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	if (uname(&u))
+		return true;	/* let the install say */
+	snprintf(release, size, "%s", u.release);
+	if (sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return true;
+	return major > 5 || (major == 5 && minor >= 5);
+}
 
 static int exec_plain(char **argv)
 {
@@ -133,11 +152,17 @@ int seccomp_run_exec(char **argv, struct policy *p,
 		     enum policy_log_level level, bool verbose)
 {
 	bool fadv = secf_policy_needs_fadvise(p);
+	char pid[24], rel[65] = "";
 	pid_t sup = 0;
-	char pid[24];
 	int sv[2], fd;
 	ssize_t n;
 
+	if (!kernel_has_continue(rel, sizeof(rel))) {
+		fprintf(stderr, "advshim run: --seccomp: kernel %s cannot let a "
+			"trapped call continue (Linux 5.5+); running %s plain\n",
+			rel, argv[0]);
+		return exec_plain(argv);
+	}
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
 		fprintf(stderr, "advshim run: --seccomp: %s; running %s plain\n",
 			strerror(errno), argv[0]);
