@@ -129,6 +129,27 @@ else
 	bad anon "rc $RC"
 fi
 
+# 4b. A log reader that stops reading never holds the program: 20000
+# debug lines (~3 MB) into a FIFO whose only reader (this shell, fd 7)
+# never reads.  Without a non-blocking log the calls would wait for it.
+rm -f "$T/bench.out" "$T/log.fifo"
+mkfifo "$T/log.fifo"
+exec 7<>"$T/log.fifo"
+"$A" run --seccomp -l debug -- "$P" bench 20000 "$T/data.bin" \
+	>"$T/bench.out" 2>"$T/log.fifo" 7<&- &
+LP=$!
+i=0
+while [ $i -lt 100 ] && ! grep -q random_ns "$T/bench.out" 2>/dev/null; do
+	sleep 0.1; i=$((i + 1))
+done
+if grep -q random_ns "$T/bench.out" 2>/dev/null; then
+	ok "a log FIFO nobody reads: the program's 20000 trapped calls were answered within $((i / 10)) s (log lines dropped)"
+else
+	bad log-pipe "no result within 10 s while the log's reader did not read"
+fi
+exec 7<&-
+wait "$LP"
+
 # 5. A rule that keeps RANDOM keeps rr; the next rule drops it.
 cat >"$T/keep.conf" <<EOF
 version = 1;

@@ -76,6 +76,26 @@ static FILE *open_log(const struct policy *p)
 }
 
 /*
+ * stderr as an open file of the supervisor's own, non-blocking, where
+ * /proc/self/fd/2 can be opened again (a pipe, a terminal, a file; not a
+ * socket): a log reader that stops reading then costs log lines, never
+ * the trapped calls the supervisor has yet to answer.  The program's own
+ * stderr keeps its flags (O_NONBLOCK on the shared one would be its too).
+ */
+static void own_stderr(void)
+{
+	int fd = open("/proc/self/fd/2", O_WRONLY | O_APPEND | O_NONBLOCK |
+		      O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (fd != 2) {
+		dup2(fd, 2);
+		close(fd);
+	}
+}
+
+/*
  * The supervisor (a grandchild): take the listener from @sock, ack with
  * its pid, serve until the program and its descendants are gone.
  */
@@ -90,6 +110,7 @@ static void __attribute__((noreturn)) supervise(int sock, struct policy *p,
 
 	setsid();
 	prctl(PR_SET_NAME, SECCOMP_SUPERVISOR_COMM, 0, 0, 0);
+	own_stderr();
 	for (i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++)
 		signal(quiet[i], SIG_IGN);
 	if (chdir("/")) {

@@ -108,6 +108,7 @@ static void log_call(struct sup *s, const struct secd_call *c,
 		r->rule ? secd_why_name(r->why) : "",
 		adaptive ? "; " : "", adaptive ? s->d.last_desc : "");
 	fflush(s->log);
+	clearerr(s->log);	/* EAGAIN: a full pipe, the line is lost */
 }
 
 /* Answer @req: continue, or success with value 0. */
