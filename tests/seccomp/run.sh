@@ -92,6 +92,18 @@ else
 	bad pid "sh pid '$shpid'"
 fi
 
+# 2b. Started with stdin and stdout closed: the program gets them closed
+# (advshim's own descriptors stay above 2) and is still supervised.
+"$A" run --seccomp -- "$P" rr "$T/data.bin" <&- >&- 2>"$T/err"
+RC=$?
+"$A" run --seccomp -- sh -c 'exec 3>&1; "$0" rr "$1" >&3' "$P" "$T/data.bin" \
+	<&- >"$T/out" 2>>"$T/err"
+if [ $RC -eq 0 ] && has "rr=0" && [ ! -s "$T/err" ]; then
+	ok "stdin and stdout closed at the start: nothing said, the program still supervised"
+else
+	bad closed-fds "rc $RC"
+fi
+
 # 3. Exit status and death by signal pass through.
 run --seccomp -- "$P" exit 7 "$T/data.bin"
 if [ $RC -eq 7 ]; then

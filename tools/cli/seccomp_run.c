@@ -145,6 +145,26 @@ static void __attribute__((noreturn)) supervise(int sock, struct policy *p,
 	_exit(ret ? 1 : 0);
 }
 
+/*
+ * Move @fd above the standard descriptors (close-on-exec): run with one
+ * of 0-2 closed, the socketpair would get it, and the supervisor's
+ * /dev/null on 0 and 1 would then replace its end.  The program's own
+ * 0-2 are left as they were.  The new descriptor, or @fd when it is
+ * above 2 already or cannot be moved.
+ */
+static int above_std(int fd)
+{
+	int nfd;
+
+	if (fd > 2)
+		return fd;
+	nfd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	if (nfd < 0)
+		return fd;
+	close(fd);
+	return nfd;
+}
+
 /* Fork the supervisor out of the family; 0, or -1 after a message. */
 static int start_supervisor(int sv[2], struct policy *p,
 			    enum policy_log_level level)
@@ -189,6 +209,8 @@ int seccomp_run_exec(char **argv, struct policy *p,
 			strerror(errno), argv[0]);
 		return exec_plain(argv);
 	}
+	sv[0] = above_std(sv[0]);
+	sv[1] = above_std(sv[1]);
 	if (start_supervisor(sv, p, level)) {
 		fprintf(stderr, "advshim run: --seccomp: no supervisor (%s); "
 			"running %s plain\n", strerror(errno), argv[0]);
