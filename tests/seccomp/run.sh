@@ -162,6 +162,23 @@ fi
 exec 7<&-
 wait "$LP"
 
+# The same with stderr a stream socket nobody reads (journald's, for a
+# service): the log goes out with send(MSG_DONTWAIT).
+if command -v python3 >/dev/null 2>&1; then
+	sk=$(timeout 30 python3 -c 'import socket, subprocess, sys
+a, b = socket.socketpair()
+r = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=b.fileno())
+print(r.returncode, r.stdout.decode().split(" ")[0].startswith("random_ns="))' \
+		"$A" run --seccomp -l debug -- "$P" bench 20000 "$T/data.bin" 2>&1)
+	if [ "$sk" = "0 True" ]; then
+		ok "a log socket nobody reads: the program's 20000 trapped calls answered, exit 0"
+	else
+		bad log-socket "'$sk'"
+	fi
+else
+	skipped log-socket "no python3"
+fi
+
 # 5. A rule that keeps RANDOM keeps rr; the next rule drops it.
 cat >"$T/keep.conf" <<EOF
 version = 1;

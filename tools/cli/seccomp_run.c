@@ -19,6 +19,7 @@
  * supervised process by the two (and the filter in its status).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -62,9 +64,48 @@ static int exec_plain(char **argv)
 	return errno == ENOENT ? 127 : 126;
 }
 
-/* The supervisor's log stream: the policy's file, else stderr. */
-static FILE *open_log(const struct policy *p)
+/* A stream on socket @fd that never waits: what does not fit is lost. */
+static ssize_t sock_write(void *cookie, const char *buf, size_t size)
 {
+	int fd = (int)(intptr_t)cookie;
+
+	if (send(fd, buf, size, MSG_DONTWAIT | MSG_NOSIGNAL) < 0 &&
+	    errno == EINTR)
+		send(fd, buf, size, MSG_DONTWAIT | MSG_NOSIGNAL);
+	return (ssize_t)size;
+}
+
+/*
+ * stderr as an open file of the supervisor's own, non-blocking, where
+ * /proc/self/fd/2 can be opened again (a pipe, a terminal, a file); a
+ * socket (journald's stream, a service's usual stderr) cannot be: true
+ * then, and the log goes through send(MSG_DONTWAIT) instead.  Either way
+ * a log reader that stops reading costs log lines, never the trapped
+ * calls the supervisor has yet to answer.  The program's own stderr keeps
+ * its flags (O_NONBLOCK on the shared one would be its too).
+ */
+static bool own_stderr(void)
+{
+	int fd = open("/proc/self/fd/2", O_WRONLY | O_APPEND | O_NONBLOCK |
+		      O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
+		return !fstat(2, &st) && S_ISSOCK(st.st_mode);
+	if (fd != 2) {
+		dup2(fd, 2);
+		close(fd);
+	}
+	return false;
+}
+
+/*
+ * The supervisor's log stream: the policy's file, else stderr (through
+ * send when it is a socket, @sock).
+ */
+static FILE *open_log(const struct policy *p, bool sock)
+{
+	cookie_io_functions_t io = { .write = sock_write };
 	FILE *f;
 
 	if (p->log.target && p->log.target[0] == '/') {
@@ -72,27 +113,14 @@ static FILE *open_log(const struct policy *p)
 		if (f)
 			return f;
 	}
-	return stderr;
-}
-
-/*
- * stderr as an open file of the supervisor's own, non-blocking, where
- * /proc/self/fd/2 can be opened again (a pipe, a terminal, a file; not a
- * socket): a log reader that stops reading then costs log lines, never
- * the trapped calls the supervisor has yet to answer.  The program's own
- * stderr keeps its flags (O_NONBLOCK on the shared one would be its too).
- */
-static void own_stderr(void)
-{
-	int fd = open("/proc/self/fd/2", O_WRONLY | O_APPEND | O_NONBLOCK |
-		      O_NOCTTY | O_CLOEXEC);
-
-	if (fd < 0)
-		return;
-	if (fd != 2) {
-		dup2(fd, 2);
-		close(fd);
+	if (sock) {
+		f = fopencookie((void *)(intptr_t)2, "w", io);
+		if (f) {
+			setvbuf(f, NULL, _IOLBF, 0);
+			return f;
+		}
 	}
+	return stderr;
 }
 
 /*
@@ -106,11 +134,12 @@ static void __attribute__((noreturn)) supervise(int sock, struct policy *p,
 				     SIGTSTP, SIGTTIN, SIGTTOU, SIGPIPE };
 	pid_t self = getpid();
 	int fd, dn, ret;
+	bool sock_log;
 	size_t i;
 
 	setsid();
 	prctl(PR_SET_NAME, SECCOMP_SUPERVISOR_COMM, 0, 0, 0);
-	own_stderr();
+	sock_log = own_stderr();
 	for (i = 0; i < sizeof(quiet) / sizeof(quiet[0]); i++)
 		signal(quiet[i], SIG_IGN);
 	if (chdir("/")) {
@@ -137,7 +166,7 @@ static void __attribute__((noreturn)) supervise(int sock, struct policy *p,
 		fd = 3;
 	}
 	syscall(SYS_close_range, 4, ~0U, 0);
-	ret = secs_serve(fd, p, level, open_log(p));
+	ret = secs_serve(fd, p, level, open_log(p, sock_log));
 	if (ret)
 		fprintf(stderr, "advshim-seccomp: supervisor stops: %s; the "
 			"program's madvise(MADV_RANDOM) now fail with ENOSYS\n",
