@@ -28,7 +28,9 @@ AB_BIN		:= $(BUILD)/advshim-ab
 LOAD_ZIPF_OBJ	:= $(OBJ)/tools/load/zipf.o
 # tools/programs: the page-cache residency sampler every lab arm runs.
 PROG_RESID	:= $(BUILD)/advshim-resid
+# tests/seccomp: the static raw-madvise probe (check-examples runs it too).
+SECCOMP_PROBE	:= $(BUILD)/tests/seccomp/probe
 
 MK_SHARED_PATHS	:= COMMON_LIB POLICY_LIB SHIM_LIB SHIM_IT SHIM_ADVPROG \
 		   CLI_BIN WATCH_BIN WATCH_LIB WATCH_PLAYER LOAD_BIN AB_BIN \
-		   LOAD_ZIPF_OBJ PROG_RESID
+		   LOAD_ZIPF_OBJ PROG_RESID SECCOMP_PROBE

@@ -48,10 +48,11 @@ PKG_EXAMPLES	:= advshim.conf opensearch-knn.conf elasticsearch.conf \
 		   lucene.conf database.conf log-only.conf \
 		   systemd/opensearch.service.d/advshim.conf \
 		   systemd/advshim-watch.service.d/opensearch.conf \
+		   systemd/etcd.service.d/advshim-seccomp.conf \
 		   jvm/README.md jvm/jvm.options.d/advshim.options \
 		   kubernetes/README.md kubernetes/opensearch-statefulset.yaml \
 		   kubernetes/advshim-watch-daemonset.yaml kubernetes/Dockerfile
-PKG_DOCS	:= README.md docs/policy.md docs/doctor.md
+PKG_DOCS	:= README.md docs/policy.md docs/doctor.md docs/seccomp.md
 # Monitoring, installed under $(DATADIR)/advshim, same relative paths.
 PKG_MONITORING	:= prometheus/advshim-alerts.yml prometheus/advshim-alerts.test.yml \
 		   grafana/advshim.json
@@ -172,6 +173,7 @@ pkg-uninstall:
 	@# Directories advshim alone owns; shared ones (bin, man1...) stay.
 	-@rmdir $(DESTDIR)$(EXAMPLESDIR)/systemd/opensearch.service.d \
 		$(DESTDIR)$(EXAMPLESDIR)/systemd/advshim-watch.service.d \
+		$(DESTDIR)$(EXAMPLESDIR)/systemd/etcd.service.d \
 		$(DESTDIR)$(EXAMPLESDIR)/systemd \
 		$(DESTDIR)$(EXAMPLESDIR)/jvm/jvm.options.d \
 		$(DESTDIR)$(EXAMPLESDIR)/jvm $(DESTDIR)$(EXAMPLESDIR)/kubernetes \
@@ -239,7 +241,7 @@ dist:
 PKG_TEST_DIR	:= tests/integration/packaging
 # The shim's integration test program $(SHIM_ADVPROG) maps a file, advises
 # it, prints each page's VmFlags advice (p0=rr ...).
-check-examples: $(CLI_BIN) $(WATCH_BIN) $(AB_BIN) $(SHIM_LIB) $(SHIM_ADVPROG)
+check-examples: $(CLI_BIN) $(WATCH_BIN) $(AB_BIN) $(SHIM_LIB) $(SHIM_ADVPROG) $(SECCOMP_PROBE)
 	@sh $(PKG_TEST_DIR)/check-examples.sh $(BUILD)
 
 # One truth per fact: what the shipped config, unit, drop-in, DaemonSet,

@@ -278,8 +278,9 @@ done
 
 fixture 6.12 no-fix "$STATIC"
 if [ $RC -eq 1 ] && has "verdict: affected, stalled now" && has "static binary" &&
-   has "ADVSHIM_WATCH_ARGS=--cgroup /lab-no-fix" && ! has "LD_PRELOAD="; then
-	ok "6.12 stall, static binary: only the watcher as remedy"
+   has "ADVSHIM_WATCH_ARGS=--cgroup /lab-no-fix" && ! has "LD_PRELOAD=" &&
+   has "advshim run --seccomp -- " && has "rrprog-static ..."; then
+	ok "6.12 stall, static binary: no preload; advshim run --seccomp (fits) or the watcher as remedy"
 else
 	bad stall-static "rc $RC"
 fi
@@ -287,8 +288,8 @@ fi
 if [ $GO_OK = 1 ]; then
 	fixture 7.3 no-fix "$GOP"
 	if [ $RC -eq 1 ] && has "Go binary" && ! has "LD_PRELOAD=" &&
-	   has "advshim-watch.service.d"; then
-		ok "7.3 stall, Go binary: only the watcher as remedy"
+	   has "advshim-watch.service.d" && has "advshim run --seccomp -- "; then
+		ok "7.3 stall, Go binary: no preload; advshim run --seccomp (fits) or the watcher as remedy"
 	else
 		bad stall-go "rc $RC"
 	fi

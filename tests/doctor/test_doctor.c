@@ -283,6 +283,17 @@ Test(verdict, each_kind_of_process)
 	p.shim_state = ADVSHIM_STATE_CONFIG_ERROR;
 	cr_assert_eq(doc_verdict(&d, &p), DOC_V_NOT_AFFECTED);
 	cr_assert_not_null(strstr(doc_shim_why_not(&p), "did not parse"));
+
+	/* A Go process under advshim run --seccomp, no rr left: covered. */
+	host(&d, &m, &p, 12);
+	p.nr_files = 0;
+	p.reach = DOC_REACH_GO;
+	cr_assert_eq(doc_verdict(&d, &p), DOC_V_NOT_AFFECTED);
+	p.seccomp = 4242;
+	cr_assert_eq(doc_verdict(&d, &p), DOC_V_SECCOMP);
+	cr_assert_not_null(strstr(doc_shim_why_not(&p), "advshim run --seccomp"));
+	p.nr_files = 1;		/* rr left (a keep rule): affected */
+	cr_assert_eq(doc_verdict(&d, &p), DOC_V_EXPOSED);
 }
 
 Test(remedy, the_shim_for_a_service_that_fits)
@@ -325,6 +336,25 @@ Test(remedy, the_watcher_when_the_shim_cannot_help)
 		cr_assert_not_null(strstr(r, "advshim-watch.service.d"), "%s", r);
 		free(r);
 	}
+	/* Static and Go whose files fit: --seccomp first, then the watcher. */
+	for (i = 0; i < 2; i++) {
+		host(&d, &m, &p, 12);
+		p.reach = reach[i];
+		r = remedy(&d, &p);
+		cr_assert_not_null(strstr(r, "advshim run --seccomp -- /usr/bin/java"), "%s", r);
+		cr_assert_not_null(strstr(r, "advshim-watch.service.d"), "%s", r);
+		free(r);
+		p.seccomp = 4242;	/* supervised and still rr: it keeps RANDOM */
+		r = remedy(&d, &p);
+		cr_assert_null(strstr(r, "advshim run --seccomp --"), "%s", r);
+		cr_assert_not_null(strstr(r, "--seccomp keeps RANDOM here"), "%s", r);
+		free(r);
+	}
+	host(&d, &m, &p, 12);
+	p.reach = DOC_REACH_SECURE;	/* no_new_privs would break it */
+	r = remedy(&d, &p);
+	cr_assert_null(strstr(r, "--seccomp"), "%s", r);
+	free(r);
 	host(&d, &m, &p, 12);
 	m.av.reason = ADAPT_R_NOFIT;	/* the shim would keep RANDOM */
 	r = remedy(&d, &p);

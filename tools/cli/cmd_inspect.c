@@ -59,6 +59,7 @@ struct inspect {
 	bool have_adapt;		/* a version 2 page: st.adapt */
 	const char *stats_error;
 	struct advshim_stats st;
+	struct inspect_sec sec;		/* its --seccomp supervisor's report */
 };
 
 static struct file_row *row_for(struct inspect *in, const char *path)
@@ -247,7 +248,9 @@ static void print_json(const struct inspect *in, FILE *f)
 		fprintf(f, ",\"stats_error\":");
 		json_put_string(f, in->stats_error);
 	}
-	fprintf(f, "},\"files\":[");
+	fprintf(f, "},");
+	inspect_seccomp_json(&in->sec, f);
+	fprintf(f, ",\"files\":[");
 	for (r = in->rows; r; r = r->hh.next, i++) {
 		fprintf(f, "%s{\"path\":", i ? "," : "");
 		json_put_string(f, r->path);
@@ -311,6 +314,7 @@ static void print_text(const struct inspect *in, FILE *f)
 		fprintf(f, "  counters unavailable: %s\n",
 			in->stats_error ? in->stats_error : "no stats page (shim not initialised yet)");
 	}
+	inspect_seccomp_text(&in->sec, f);
 	fprintf(f, "%-6s %8s %8s %8s %5s  %-6s  %s\n", "ADVICE", "MAPPED",
 		"RSS", "CACHED", "VMAS", "ADAPT", "FILE");
 	for (r = in->rows; r; r = r->hh.next) {
@@ -570,6 +574,7 @@ int cmd_inspect(int argc, char **argv)
 		residency(r);
 	}
 	read_stats(&in);
+	inspect_seccomp_read(in.pid, &in.sec);
 	if (json)
 		print_json(&in, stdout);
 	else

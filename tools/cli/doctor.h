@@ -94,6 +94,9 @@ struct doc_proc {
 	int secure;			/* AT_SECURE: 1, 0, -1 unreadable */
 	enum doc_reach reach;
 	bool is_go, is_static;
+	int seccomp;			/* pid of its advshim run --seccomp
+					   supervisor (live, the filter in its
+					   status); 0: not supervised */
 };
 
 /* The stall signature of one memcg over the sampling interval. */
@@ -141,6 +144,7 @@ enum doc_verdict {
 	DOC_V_NOT_AFFECTED,	/* kernel, advice or memcg rule it out */
 	DOC_V_SHIM,		/* covered: the shim is active, no rr left */
 	DOC_V_WATCHER,		/* covered: a live watcher ages its memcg */
+	DOC_V_SECCOMP,		/* covered: advshim run --seccomp, no rr left */
 	DOC_V_EXPOSED,		/* affected, not covered, not stalled now */
 	DOC_V_STALLED,		/* affected, not covered, stalled now */
 	DOC_V_UNKNOWN,		/* could not tell (unreadable kernel text) */

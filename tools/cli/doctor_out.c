@@ -307,10 +307,11 @@ static void proc_json(const struct doctor *d, const struct doc_proc *p,
 		fprintf(f, ",\"why_not\":");
 		json_put_string(f, s.why);
 	}
-	fprintf(f, "},\"reach\":\"%s\",\"verdict\":\"%s\",\"affected\":%s,\"covered\":%s,\"reason\":",
-		reach_name(p->reach), doc_verdict_name(s.v),
+	fprintf(f, "},\"reach\":\"%s\",\"seccomp_supervisor\":%d,\"verdict\":\"%s\",\"affected\":%s,\"covered\":%s,\"reason\":",
+		reach_name(p->reach), p->seccomp, doc_verdict_name(s.v),
 		s.v == DOC_V_EXPOSED || s.v == DOC_V_STALLED ? "true" : "false",
-		s.v == DOC_V_SHIM || s.v == DOC_V_WATCHER ? "true" : "false");
+		s.v == DOC_V_SHIM || s.v == DOC_V_WATCHER ||
+		s.v == DOC_V_SECCOMP ? "true" : "false");
 	json_put_string(f, s.reason);
 	fprintf(f, ",\"remedy\":[");
 	doc_remedy(d, p, "", true, f);

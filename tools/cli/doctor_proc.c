@@ -14,6 +14,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,6 +25,7 @@
 #include "common/smaps.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/doctor.h"
+#include "tools/cli/seccomp.h"
 #include "tools/cli/shimstats.h"
 
 /* Read @root/proc/@pid/@name whole; 0 or -1 with errno. */
@@ -123,6 +125,37 @@ static int preload_of(const struct doctor *d, int pid)
 	return r;
 }
 
+/*
+ * The supervisor of `advshim run --seccomp` over @pid: SECCOMP_ENV=PID in
+ * its environment, a seccomp filter in its status, and that PID alive
+ * under SECCOMP_SUPERVISOR_COMM.  Its pid, or 0.
+ */
+static int seccomp_of(const struct doctor *d, int pid)
+{
+	size_t len, off, n = strlen(SECCOMP_ENV "=");
+	char *buf, *t;
+	long sup = 0, filters = 0;
+
+	if (read_proc(d, pid, "environ", &buf, &len))
+		return 0;
+	for (off = 0; off < len; off += strlen(buf + off) + 1)
+		if (!strncmp(buf + off, SECCOMP_ENV "=", n))
+			sup = strtol(buf + off + n, NULL, 10);
+	free(buf);
+	if (sup <= 0 || sup > INT_MAX || read_proc(d, pid, "status", &buf, NULL))
+		return 0;
+	t = strstr(buf, "\nSeccomp_filters:");
+	if (t)
+		filters = strtol(t + 17, NULL, 10);
+	free(buf);
+	if (filters < 1 || read_proc(d, (int)sup, "comm", &buf, NULL))
+		return 0;
+	buf[strcspn(buf, "\n")] = '\0';
+	n = !strcmp(buf, SECCOMP_SUPERVISOR_COMM);
+	free(buf);
+	return n ? (int)sup : 0;
+}
+
 /* AT_SECURE from auxv: 1, 0, -1 unreadable. */
 static int secure_of(const struct doctor *d, int pid)
 {
@@ -160,6 +193,7 @@ static void reach_of(const struct doctor *d, struct doc_proc *p)
 	p->exe[n > 0 ? n : 0] = '\0';
 	p->preload = preload_of(d, p->pid);
 	p->secure = secure_of(d, p->pid);
+	p->seccomp = seccomp_of(d, p->pid);
 	if (doc_elf_file(path, &p->is_static, &p->is_go))
 		p->reach = p->secure == 1 ? DOC_REACH_SECURE : DOC_REACH_UNKNOWN;
 	else if (p->is_go)

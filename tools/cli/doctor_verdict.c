@@ -5,9 +5,11 @@
  *
  * Affected = MGLRU on, a kernel series that stalls, and file mappings
  * with rr or sr in force.  Covered = the shim is active and left no
- * rr/sr, or a live advshim-watch that can write lru_gen (not --dry-run,
- * not under lockdown, debugfs mounted) ages its memcg and the memcg is
- * not stalled now (a stalled memcg is never reported covered).  The remedy is the shim
+ * rr/sr, `advshim run --seccomp` supervises it and left none, or a live
+ * advshim-watch that can write lru_gen (not --dry-run, not under
+ * lockdown, debugfs mounted) ages its memcg and the memcg is not stalled
+ * now (a stalled memcg is never reported covered).  Static and Go binaries
+ * whose files fit are offered --seccomp first.  The remedy is the shim
  * (a systemd drop-in for a service, else an environment line) when
  * LD_PRELOAD can reach the process and its files fit in its memcg (the
  * adaptive default then gives normal advice); otherwise the watcher on its
@@ -35,7 +37,8 @@ enum doc_verdict doc_verdict(const struct doctor *d, const struct doc_proc *p)
 	if (d->k.series == DOC_SER_AGES || d->k.series == DOC_SER_OLD)
 		return DOC_V_NOT_AFFECTED;
 	if (!p->nr_files)
-		return shim_active(p) ? DOC_V_SHIM : DOC_V_NOT_AFFECTED;
+		return shim_active(p) ? DOC_V_SHIM :
+		       p->seccomp ? DOC_V_SECCOMP : DOC_V_NOT_AFFECTED;
 	if (p->mc && doc_stalled(p->mc))
 		return DOC_V_STALLED;
 	if (p->mc && p->mc->watched)
@@ -49,6 +52,7 @@ const char *doc_verdict_name(enum doc_verdict v)
 	case DOC_V_NOT_AFFECTED: return "not affected";
 	case DOC_V_SHIM: return "covered by the shim";
 	case DOC_V_WATCHER: return "covered by advshim-watch";
+	case DOC_V_SECCOMP: return "covered by advshim run --seccomp";
 	case DOC_V_EXPOSED: return "affected, not covered";
 	case DOC_V_STALLED: return "affected, stalled now";
 	case DOC_V_UNKNOWN: break;
@@ -69,6 +73,8 @@ const char *doc_shim_why_not(const struct doc_proc *p)
 			return "loaded, still starting";
 		return p->stats_error ? p->stats_error : "loaded, no stats page (not initialised)";
 	}
+	if (p->seccomp)
+		return "under advshim run --seccomp: its supervisor applies the policy to madvise(MADV_RANDOM) instead";
 	switch (p->reach) {
 	case DOC_REACH_GO:
 		return "Go binary: its runtime makes mmap/madvise as raw syscalls, LD_PRELOAD cannot intercept them";
@@ -153,6 +159,10 @@ void doc_reason(const struct doctor *d, const struct doc_proc *p,
 		snprintf(buf, size, "a live advshim-watch ages memcg %s (not dry run, lru_gen writable) and it is not stalled now",
 			 p->mc->w.path);
 		break;
+	case DOC_V_SECCOMP:
+		snprintf(buf, size, "advshim run --seccomp (supervisor pid %d), no RANDOM/SEQUENTIAL advice left in force",
+			 p->seccomp);
+		break;
 	case DOC_V_STALLED:
 		snprintf(buf, size, "%.0f file refaults/s, max_seq %lu -> %lu in %.1f s, %lu of %lu file pages in generations above the oldest (%s)%s",
 			 s->refaults_per_s, s->max_seq0, s->max_seq1,
@@ -222,6 +232,17 @@ static void shim_remedy(const struct doctor *d, const struct doc_proc *p,
 	line(f, indent, json, first, buf);
 }
 
+static void seccomp_remedy(const struct doc_proc *p, const char *indent,
+			   bool json, bool *first, FILE *f)
+{
+	char buf[2 * DOC_PATH_MAX + 128];
+	const char *exe = p->exe[0] ? p->exe : p->comm;
+
+	snprintf(buf, sizeof(buf), "restart it under the seccomp supervisor (its raw madvise calls): advshim run --seccomp -- %s ...",
+		 exe);
+	line(f, indent, json, first, buf);
+}
+
 static void watch_remedy(const struct doc_proc *p, const char *indent,
 			 bool json, bool *first, FILE *f)
 {
@@ -252,6 +273,11 @@ void doc_remedy(const struct doctor *d, const struct doc_proc *p,
 		line(f, indent, json, &first, "its files do not fit its memcg (or the figures are unknown): the shim would keep RANDOM, so age instead:");
 	} else if (shim_active(p)) {
 		line(f, indent, json, &first, "the shim is active but keeps RANDOM here (its policy or the adaptive rule): age the memcg:");
+	} else if (p->seccomp) {
+		line(f, indent, json, &first, "advshim run --seccomp keeps RANDOM here (its policy or the adaptive rule): age the memcg:");
+	} else if ((p->reach == DOC_REACH_GO || p->reach == DOC_REACH_STATIC) && fits) {
+		seccomp_remedy(p, indent, json, &first, f);
+		line(f, indent, json, &first, "or, keeping RANDOM:");
 	}
 	if (p->mc && p->mc->watched) {
 		line(f, indent, json, &first, "advshim-watch ages this memcg but it is stalled now: read its log (journalctl -u advshim-watch) and its metrics");

@@ -52,6 +52,32 @@ struct inspect_prom {
 int inspect_prom_write(const struct inspect_prom *v, size_t n,
 		       int mglru_enabled, FILE *f);
 
+/*
+ * What the `advshim run --seccomp` supervisor of a process reports of it
+ * (inspect_seccomp.c).  @report holds the supervisor's lines about this
+ * pid only (seccomp.h's format), NUL-terminated.
+ */
+struct inspect_sec {
+	int sup;			/* 0: not under --seccomp */
+	int err;			/* 0, or -errno of asking it */
+	char policy[512];
+	uint64_t trapped, continued, dropped;
+	char report[16384];
+};
+
+/*
+ * inspect_seccomp_read - find @pid's supervisor (SECCOMP_ENV in its
+ * environment) and ask it.  Fills *@s (s->sup 0 when there is none or
+ * the environment is unreadable).  Never fails otherwise: s->err says.
+ */
+void inspect_seccomp_read(int pid, struct inspect_sec *s);
+
+/* inspect_seccomp_text - its lines for `advshim inspect` (none if !sup). */
+void inspect_seccomp_text(const struct inspect_sec *s, FILE *f);
+
+/* inspect_seccomp_json - the member "seccomp":{...} (null if !sup). */
+void inspect_seccomp_json(const struct inspect_sec *s, FILE *f);
+
 /* The file ranges [lo, hi) of one file's VMAs, in any order, overlapping. */
 struct inspect_range {
 	uint64_t lo, hi;

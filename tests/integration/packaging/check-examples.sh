@@ -227,6 +227,34 @@ else
 	else
 		bad "advshim-watch drop-in" "tools/watch/advshim-watch.service or $W not in the tree yet"
 	fi
+
+	# etcd under advshim run --seccomp: the drop-in parses (with this
+	# build's advshim and a stand-in etcd in the paths it names), and its
+	# command line is one advshim run accepts: the stand-in, a static
+	# raw-madvise program, runs and exits 0 through it.
+	mkdir -p "$T/units/etcd.service.d"
+	printf '[Unit]\nDescription=stand-in for the etcd unit\n[Service]\nEnvironment=DAEMON_ARGS=\nExecStart=/bin/true\n' \
+		> "$T/units/etcd.service"
+	ab=$(cd "$B" && pwd)/advshim
+	sed "s|/usr/bin/advshim |$ab |; s|/usr/bin/etcd|/bin/true|" \
+		examples/systemd/etcd.service.d/advshim-seccomp.conf \
+		> "$T/units/etcd.service.d/advshim-seccomp.conf"
+	if verify_unit etcd.service; then
+		ok "systemd-analyze verify: etcd.service + the --seccomp drop-in"
+	else
+		bad "etcd drop-in" "$(cat "$T/verify.out")"
+	fi
+	cmd=$(sed -n 's|^ExecStart=/usr/bin/advshim \(run --seccomp -- \)/usr/bin/etcd .*|\1|p' \
+		examples/systemd/etcd.service.d/advshim-seccomp.conf)
+	probe=$B/tests/seccomp/probe
+	# shellcheck disable=SC2086
+	if [ -n "$cmd" ] && [ -x "$probe" ] && head -c 65536 /dev/zero > "$T/etcd.db" &&
+	   "$ab" $cmd "$probe" rr "$T/etcd.db" > "$T/etcd.out" 2>&1 &&
+	   grep -q "madvise=0 errno=0 rr=0" "$T/etcd.out"; then
+		ok "the etcd drop-in's command: advshim ${cmd}PROG runs a static raw-madvise program, rr dropped"
+	else
+		bad "etcd drop-in command" "'${cmd:-no ExecStart found}': $(cat "$T/etcd.out" 2>/dev/null)"
+	fi
 fi
 
 # --- Kubernetes -------------------------------------------------------------------

@@ -49,6 +49,7 @@ $man/man8/advshim-watch.8
 $data/doc/advshim/README.md
 $data/doc/advshim/policy.md
 $data/doc/advshim/doctor.md
+$data/doc/advshim/seccomp.md
 $data/doc/advshim/examples/advshim.conf
 $data/doc/advshim/examples/opensearch-knn.conf
 $data/doc/advshim/examples/elasticsearch.conf
@@ -57,6 +58,7 @@ $data/doc/advshim/examples/database.conf
 $data/doc/advshim/examples/log-only.conf
 $data/doc/advshim/examples/systemd/opensearch.service.d/advshim.conf
 $data/doc/advshim/examples/systemd/advshim-watch.service.d/opensearch.conf
+$data/doc/advshim/examples/systemd/etcd.service.d/advshim-seccomp.conf
 $data/doc/advshim/examples/jvm/README.md
 $data/doc/advshim/examples/jvm/jvm.options.d/advshim.options
 $data/doc/advshim/examples/kubernetes/README.md

@@ -1,0 +1,3 @@
+module advshim/tests/seccomp/gofork
+
+go 1.21
