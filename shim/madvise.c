@@ -65,9 +65,11 @@ static inline int call_advise(void *addr, size_t len, int advice, bool posix)
 /*
  * madvise (@posix false: -1 and errno on failure) or posix_madvise
  * (true: the error number) of @advice on [@addr, @addr + @len), decided.
- * Inlined into both with @posix constant.
+ * Forced inline into both with @posix constant: out of line, the entry
+ * points paid a call and the branches on @posix on every call.
  */
-static inline int advise(void *addr, size_t len, int advice, bool posix)
+static inline __attribute__((always_inline)) int advise(void *addr, size_t len,
+							  int advice, bool posix)
 {
 	enum adv_kind kind = adv_from_madvise(advice);
 	int r;
