@@ -157,7 +157,7 @@ copy_elf() {
 build_initramfs() {
 	local kdir=$1
 	local out=$LAB_DIR/initramfs-$(cat "$kdir/version").cpio.gz
-	local root=$LAB_DIR/initramfs.root.$$ b a
+	local root=$LAB_DIR/initramfs.root.$$ b a f
 	need_cmd cpio cpio
 	need_cmd gzip gzip
 	need_cmd ldd libc-bin
@@ -172,7 +172,12 @@ build_initramfs() {
 	done
 	copy_elf "$(command -v mke2fs)" /sbin/mke2fs "$root"
 	[ -f /etc/mke2fs.conf ] && cp /etc/mke2fs.conf "$root/etc/"
-	cp "$kdir"/modules/*.ko "$kdir/modules/order" "$root/lib/modules/"
+	# A kernel built here (LAB_KERNEL=6.12-rfc) has everything built in:
+	# an empty module list and no .ko files.
+	cp "$kdir/modules/order" "$root/lib/modules/"
+	for f in "$kdir"/modules/*.ko; do
+		[ -f "$f" ] && cp "$f" "$root/lib/modules/"
+	done
 	mkdir -p "$root/opt/advshim/bin"
 	for b in $PROJECT_BINS; do
 		[ -e "$BUILD/$b" ] || continue
