@@ -177,7 +177,7 @@ order=$(grep '^## ' README.md | tr '\n' '|')
 want='## Quick start on a node|## Am I affected?|## Which fix|## Deploy|## Monitoring|## Configuration|## Limitations|## Troubleshooting|## Development|'
 [ "$order" = "$want" ] && ok "README sections in reference order" || bad readme-order "$order"
 # (docs/watcher-stepping.md is the watcher's lab journal: dated runs stay there)
-hist=$(grep -nP '\b(commit|issue) [0-9a-f#]|[a-z0-9]+-(lab|r[0-9]+)-20[0-9]{6}|\bnot analysed\b|\bbefore (issue|this session)|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\b' \
+hist=$(grep -nP '\b(commit|issue) [0-9a-f#]|[a-z0-9]+-(lab|r[0-9]+)-20[0-9]{6}|\b[a-z0-9-]+-20[0-9]{6}-[0-9]{6}\b|\bnot analysed\b|\bbefore (issue|this session)|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\b' \
 	README.md docs/measurements.md docs/doctor.md docs/adaptive.md docs/policy.md \
 	docs/watcher.md 2>/dev/null | head -n 5)
 [ -z "$hist" ] && ok "README and docs: no commit or result hashes, run ids or history" || bad readme-history "$hist"
