@@ -66,7 +66,11 @@ bool kill_check(void)
 
 bool kill_poll(void)
 {
-	uint64_t t = coarse_ms();
+	uint64_t t;
+
+	if (!kill_path[0])
+		return false;		/* ADVSHIM_DISABLE_FILE="": no switch */
+	t = coarse_ms();
 
 	if (t >= __atomic_load_n(&kill_next_ms, __ATOMIC_RELAXED)) {
 		__atomic_store_n(&kill_next_ms, t + KILL_RECHECK_MS,

@@ -133,6 +133,16 @@ if grep -q "^pid $SHIMP" "$T/out" && has "shim: active" && ! has "  rr " && [ $R
 else
 	bad shim-host "rc $RC"
 fi
+# its kill switch file present from the start: loaded, not active, rr kept
+touch "$T/disable"
+start shimoff env ADVSHIM_DISABLE_FILE="$T/disable" LD_PRELOAD="${san_rt:+$san_rt:}$B/libadvshim.so" "$RR" "$T/vec.bin"
+doctor --pid "$LAST" --sample-ms 0
+if grep -q "^pid $LAST" "$T/out" && has "shim: not active: loaded, but its kill switch is on" &&
+   has "  rr " && [ $RC -eq 0 ]; then
+	ok "under the shim with its kill switch on: not active (says why), rr kept"
+else
+	bad shim-killed "rc $RC"
+fi
 
 # Go: LD_PRELOAD cannot reach its raw syscalls
 GO_OK=0

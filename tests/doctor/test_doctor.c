@@ -280,6 +280,10 @@ Test(verdict, each_kind_of_process)
 	p.shim_state = ADVSHIM_STATE_ACTIVE;
 	cr_assert_eq(doc_verdict(&d, &p), DOC_V_SHIM);
 	cr_assert_null(doc_shim_why_not(&p));
+	p.shim_disabled = true;		/* the kill switch: not the shim's cover */
+	cr_assert_eq(doc_verdict(&d, &p), DOC_V_NOT_AFFECTED);
+	cr_assert_not_null(strstr(doc_shim_why_not(&p), "kill switch"));
+	p.shim_disabled = false;
 	p.shim_state = ADVSHIM_STATE_CONFIG_ERROR;
 	cr_assert_eq(doc_verdict(&d, &p), DOC_V_NOT_AFFECTED);
 	cr_assert_not_null(strstr(doc_shim_why_not(&p), "did not parse"));
@@ -360,6 +364,14 @@ Test(remedy, the_watcher_when_the_shim_cannot_help)
 	r = remedy(&d, &p);
 	cr_assert_null(strstr(r, "LD_PRELOAD="), "%s", r);
 	cr_assert_not_null(strstr(r, "do not fit"), "%s", r);
+	free(r);
+	host(&d, &m, &p, 12);
+	p.shim_mapped = true;		/* loaded, kill switch on */
+	p.shim_state = ADVSHIM_STATE_ACTIVE;
+	p.shim_disabled = true;
+	r = remedy(&d, &p);
+	cr_assert_not_null(strstr(r, "kill switch is on"), "%s", r);
+	cr_assert_null(strstr(r, "LD_PRELOAD="), "%s", r);
 	free(r);
 	host(&d, &m, &p, 12);
 	m.watched = true;		/* covered: nothing to do */

@@ -143,5 +143,18 @@ rc=$?
 [ $rc -eq 1 ] && grep -q "Address already in use" "$D/inuse.err" && ok "a port in use: exit 1, says so" ||
 	bad inuse "rc $rc $(cat "$D/inuse.err")"
 
+# Address forms: "localhost:0" binds 127.0.0.1, "[::1]:0" the IPv6 loopback
+# (when this host has one).
+"$W" --debugfs-root "$D/debugfs" --sysfs-root "$D/sys" --cgroup-root "$D/cg" \
+	--kernel 6.12 --once --log-format json --metrics-listen localhost:0 > "$D/lh.log" 2>&1
+grep -q 'metrics at http://127\.0\.0\.1:[0-9]*/metrics' "$D/lh.log" &&
+	ok "--metrics-listen localhost:0 binds 127.0.0.1" || bad localhost "$(cat "$D/lh.log")"
+if python3 -c 'import socket; s=socket.socket(socket.AF_INET6); s.bind(("::1", 0))' 2>/dev/null; then
+	"$W" --debugfs-root "$D/debugfs" --sysfs-root "$D/sys" --cgroup-root "$D/cg" \
+		--kernel 6.12 --once --log-format json --metrics-listen '[::1]:0' > "$D/v6.log" 2>&1
+	grep -q 'metrics at http://\[::1\]:[0-9]*/metrics' "$D/v6.log" &&
+		ok "--metrics-listen [::1]:0 binds the IPv6 loopback" || bad ipv6 "$(cat "$D/v6.log")"
+fi
+
 echo "watch http: $pass passed, $fail failed${failed:+ (failed:$failed)}"
 [ $fail -eq 0 ]

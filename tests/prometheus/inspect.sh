@@ -11,6 +11,10 @@ set -u
 B=${1:-build}
 A=$B/advshim
 LIB=$(cd "$B" && pwd)/libadvshim.so
+# A sanitized build: its runtime must come first in LD_PRELOAD.
+SAN_RT=$(ldd "$LIB" 2>/dev/null | awk '/lib(asan|tsan|ubsan)\.so/ { print $3; exit }')
+PRELOAD=${SAN_RT:+$SAN_RT:}$LIB
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 AP=$B/tests/shim/adaptprog
 T=$(mktemp -d "${TMPDIR:-/tmp}/advshim-iprom.XXXXXX")
 chmod 755 "$T"
@@ -63,8 +67,8 @@ printf '%s\n' 'version = 1;' 'adaptive = { interval_ms = 100; };' \
 	> "$T/adaptive.conf"
 
 start plain; PLAIN=$LAST
-start shim ADVSHIM_CONFIG="$T/fixed.conf" LD_PRELOAD="$LIB"; SHIM=$LAST
-start adapt ADVSHIM_CONFIG="$T/adaptive.conf" ADVSHIM_DISABLE_FILE="$T/disable" LD_PRELOAD="$LIB"
+start shim ADVSHIM_CONFIG="$T/fixed.conf" LD_PRELOAD="$PRELOAD"; SHIM=$LAST
+start adapt ADVSHIM_CONFIG="$T/adaptive.conf" ADVSHIM_DISABLE_FILE="$T/disable" LD_PRELOAD="$PRELOAD"
 ADAPT=$LAST
 sleep 0.5	# a few adaptive samples
 

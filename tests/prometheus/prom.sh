@@ -20,6 +20,10 @@ P=$B/tests/watch_player
 A=$B/advshim
 AP=$B/tests/shim/adaptprog
 LIB=$(cd "$B" && pwd)/libadvshim.so
+# A sanitized build: its runtime must come first in LD_PRELOAD.
+SAN_RT=$(ldd "$LIB" 2>/dev/null | awk '/lib(asan|tsan|ubsan)\.so/ { print $3; exit }')
+PRELOAD=${SAN_RT:+$SAN_RT:}$LIB
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 HERE=$(cd "$(dirname "$0")" && pwd)
 RULES=$(cd "$HERE/../../packaging/prometheus" && pwd)
 DASH=$HERE/../../packaging/grafana/advshim.json
@@ -88,7 +92,7 @@ start() {	# start NAME [VAR=VALUE]...: adaptprog on vec.bin; PID in $LAST
 	i=0; while ! grep -q ready "$T/$name.out" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.05; i=$((i + 1)); done
 }
 start plain; PLAIN=$LAST
-start shim ADVSHIM_CONFIG="$T/fixed.conf" LD_PRELOAD="$LIB"; SHIM=$LAST
+start shim ADVSHIM_CONFIG="$T/fixed.conf" LD_PRELOAD="$PRELOAD"; SHIM=$LAST
 # as advshim-shim-metrics.service does it
 "$A" inspect --prometheus > "$T/textfile/advshim-shim.prom.tmp" &&
 	mv -f "$T/textfile/advshim-shim.prom.tmp" "$T/textfile/advshim-shim.prom" &&

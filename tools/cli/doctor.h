@@ -88,6 +88,7 @@ struct doc_proc {
 	struct doc_memcg *mc;		/* NULL when cg_err */
 	bool shim_mapped;		/* libadvshim.so in its smaps */
 	int shim_state;			/* ADVSHIM_STATE_*, -1 no stats page */
+	bool shim_disabled;		/* its kill switch is on */
 	const char *stats_error;	/* why the page was not read, or NULL */
 	uint64_t rewritten;		/* the shim's counters (state >= 0) */
 	int preload;			/* LD_PRELOAD names the shim: 1, 0, -1 ? */

@@ -250,6 +250,7 @@ static int complete(struct doctor *d, struct doc_proc *p, uint64_t stats_addr)
 	    !shimstats_read(d->root, p->pid, stats_addr, &st, &adapt,
 			    &p->stats_error)) {
 		p->shim_state = st.state;
+		p->shim_disabled = st.disabled != 0;
 		p->rewritten = st.rewritten;
 	}
 	snprintf(pid_s, sizeof(pid_s), "%d", p->pid);

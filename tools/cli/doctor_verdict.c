@@ -24,9 +24,11 @@
 #include "shim/stats_layout.h"
 #include "tools/cli/doctor.h"
 
+/* Loaded, its policy in force, and its kill switch off. */
 static bool shim_active(const struct doc_proc *p)
 {
-	return p->shim_mapped && p->shim_state == ADVSHIM_STATE_ACTIVE;
+	return p->shim_mapped && p->shim_state == ADVSHIM_STATE_ACTIVE &&
+	       !p->shim_disabled;
 }
 
 enum doc_verdict doc_verdict(const struct doctor *d, const struct doc_proc *p)
@@ -65,6 +67,8 @@ const char *doc_shim_why_not(const struct doc_proc *p)
 	if (shim_active(p))
 		return NULL;
 	if (p->shim_mapped) {
+		if (p->shim_state == ADVSHIM_STATE_ACTIVE && p->shim_disabled)
+			return "loaded, but its kill switch is on (ADVSHIM_DISABLE_FILE, default /run/advshim/disable, exists): passing everything through";
 		if (p->shim_state == ADVSHIM_STATE_CONFIG_ERROR)
 			return "loaded, but its policy did not parse: passing everything through";
 		if (p->shim_state == ADVSHIM_STATE_NOT_SELECTED)
@@ -266,7 +270,9 @@ void doc_remedy(const struct doctor *d, const struct doc_proc *p,
 	if (v != DOC_V_EXPOSED && v != DOC_V_STALLED)
 		return;
 	fits = p->mc && p->mc->av.reason == ADAPT_R_FITS && !p->mc->fig_err;
-	if (p->reach == DOC_REACH_PRELOAD && !shim_active(p) && fits) {
+	if (p->shim_mapped && p->shim_disabled) {
+		line(f, indent, json, &first, "the shim is loaded but its kill switch is on: remove the file (rm /run/advshim/disable, or the one ADVSHIM_DISABLE_FILE names) to put its policy back, or:");
+	} else if (p->reach == DOC_REACH_PRELOAD && !shim_active(p) && fits) {
 		shim_remedy(d, p, indent, json, &first, f);
 		line(f, indent, json, &first, "or, keeping RANDOM:");
 	} else if (p->reach == DOC_REACH_PRELOAD && !shim_active(p)) {

@@ -12,6 +12,8 @@
 #  3. one metrics textfile path: the unit, the DaemonSet, advshim-watch(8)
 #     and WATCH_METRICS_FILE agree; the shim's export lands beside it;
 #  4. privileges: the unit runs as root with no capability, the DaemonSet
+#     (which as shipped also tolerates every taint, waits for lru_gen in an
+#     init container, runs --dry-run and probes /metrics)
 #     as uid 0 with every capability dropped and not privileged, nothing
 #     shipped claims lru_gen needs CAP_SYS_ADMIN; on a host with lru_gen
 #     (root), a process holding no capability opens it for writing and
@@ -153,6 +155,35 @@ except OSError as e:
 	esac
 fi
 
+# The DaemonSet as shipped: every node, a debugfs check that waits (no
+# crash loop), dry run, probes on the port it serves /metrics on, the Pod
+# Security level and the blast radius said.
+python3 - "$DS" <<'PY' && ok "DaemonSet: tolerates every taint, init container waits for lru_gen, --dry-run, probes on /metrics at the --metrics-listen port, Pod Security level and blast radius stated" || bad ds-shipped "see above"
+import re, sys, yaml
+text = open(sys.argv[1]).read()
+ds = [d for d in yaml.safe_load_all(text) if d][0]
+pod = ds["spec"]["template"]["spec"]
+err = []
+if {"operator": "Exists"} not in pod.get("tolerations", []): err.append("no blanket toleration")
+init = pod.get("initContainers", [])
+if not init or "lru_gen" not in " ".join(init[0]["command"]) or "sleep" not in " ".join(init[0]["command"]):
+    err.append("no init container that waits for lru_gen")
+c = [c for c in pod["containers"] if c["name"] == "advshim-watch"][0]
+args = c["command"][1:]
+if "--dry-run" not in args: err.append("not in dry run")
+port = [a.rsplit(":", 1)[1] for a in args if a.startswith("--metrics-listen=")]
+ports = {p["name"]: str(p["containerPort"]) for p in c.get("ports", [])}
+for probe in ("readinessProbe", "livenessProbe"):
+    g = c.get(probe, {}).get("httpGet", {})
+    if g.get("path") != "/metrics" or ports.get(g.get("port"), str(g.get("port"))) != (port[0] if port else None):
+        err.append("%s is not GET /metrics on the --metrics-listen port" % probe)
+if pod.get("hostPID") or pod.get("hostNetwork"): err.append("hostPID/hostNetwork")
+for word in ("Pod Security", "privileged", "Blast radius", "--cgroup"):
+    if word not in text: err.append("comment does not say %r" % word)
+if err:
+    print("; ".join(err)); sys.exit(1)
+PY
+
 # --- 5. synopsis and kill switch ----------------------------------------------------
 syn=$(grep -o '`advshim doctor [^`]*`' README.md | head -n 1)
 missing=
@@ -177,7 +208,7 @@ order=$(grep '^## ' README.md | tr '\n' '|')
 want='## Quick start on a node|## Am I affected?|## Which fix|## Deploy|## Monitoring|## Configuration|## Limitations|## Troubleshooting|## Development|'
 [ "$order" = "$want" ] && ok "README sections in reference order" || bad readme-order "$order"
 # (docs/watcher-stepping.md is the watcher's lab journal: dated runs stay there)
-hist=$(grep -nP '\b(commit|issue) [0-9a-f#]|[a-z0-9]+-(lab|r[0-9]+)-20[0-9]{6}|\bnot analysed\b|\bbefore (issue|this session)|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\b' \
+hist=$(grep -nP '\b(commit|issue) [0-9a-f#]|[a-z0-9]+-(lab|r[0-9]+)-20[0-9]{6}|\b[a-z0-9-]+-20[0-9]{6}-[0-9]{6}\b|\bnot analysed\b|\bbefore (issue|this session)|\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\b' \
 	README.md docs/measurements.md docs/doctor.md docs/adaptive.md docs/policy.md \
 	docs/watcher.md 2>/dev/null | head -n 5)
 [ -z "$hist" ] && ok "README and docs: no commit or result hashes, run ids or history" || bad readme-history "$hist"
