@@ -17,7 +17,8 @@ $(SECCOMP_PROBE): tests/seccomp/probe.c
 SECCOMP_TEST_SRCS := tests/seccomp/test_seccomp.c
 SECCOMP_TEST	:= $(BUILD)/tests/test_seccomp
 SECCOMP_OBJS	:= $(OBJ)/tools/cli/seccomp_decide.o $(OBJ)/tools/cli/seccomp_target.o \
-		   $(OBJ)/tools/cli/seccomp_filter.o
+		   $(OBJ)/tools/cli/seccomp_filter.o $(OBJ)/tools/cli/seccomp_sample.o \
+		   $(OBJ)/tools/cli/seccomp_count.o
 TARGETS		+= $(SECCOMP_TEST)
 
 $(SECCOMP_TEST): $(SECCOMP_TEST_SRCS:%.c=$(OBJ)/%.o) $(SECCOMP_OBJS) $(POLICY_LIB) $(COMMON_LIB)

@@ -18,6 +18,8 @@
  *   probe reexec BIN FILE    "rr FILE", then exec "BIN rr FILE" (same pid)
  *   probe bench N FILE       ns per call of N calls each: madvise RANDOM
  *                            (trapped), madvise NORMAL and getppid (not)
+ *   probe listen             install an allow-all filter with a listener of
+ *                            its own: "listener=0" or "listener=ERRNO"
  *   probe stack CMD ARGS     stack allow-all seccomp filters until the
  *                            kernel's limit on their total length
  *                            (MAX_INSNS_PER_PATH) refuses even one more
@@ -198,6 +200,20 @@ static int do_bench(long n, const char *path)
 	return 0;
 }
 
+static int do_listen(void)
+{
+	struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	struct sock_fprog prog = { .len = 1, .filter = &allow };
+	long fd;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
+		return 1;
+	fd = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+		     SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
+	printf("listener=%s\n", fd < 0 ? strerrorname_np(errno) : "0");
+	return 0;
+}
+
 static int do_stack(char **cmd)
 {
 	static struct sock_filter allow[4096];
@@ -242,6 +258,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "bench") && argc == 4)
 		return do_bench(atol(argv[2]), argv[3]);
+	if (!strcmp(cmd, "listen") && argc == 2)
+		return do_listen();
 	if (!strcmp(cmd, "stack") && argc >= 3)
 		return do_stack(argv + 2);
 	if (!strcmp(cmd, "after") && argc == 4) {
@@ -258,6 +276,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fprintf(stderr, "usage: probe rr|anon|errors|fadv|exit|signal|after|"
-		"spawn|reexec|bench|stack ...\n");
+		"spawn|reexec|bench|listen|stack ...\n");
 	return 1;
 }

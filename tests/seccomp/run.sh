@@ -253,6 +253,17 @@ else
 	bad failopen "rc $RC"
 fi
 
+# 8b. One listener per filter chain (kernel/seccomp.c has_duplicate_listener):
+# a program that wants a seccomp listener of its own gets EBUSY under
+# --seccomp, as docs/seccomp.md says.
+"$P" listen >"$T/plain" 2>&1
+run --seccomp -- "$P" listen
+if grep -q "listener=0" "$T/plain" && has "listener=EBUSY"; then
+	ok "a program's own seccomp listener: 0 plain, EBUSY under --seccomp (one listener per chain)"
+else
+	bad listener "plain: $(cat "$T/plain")"
+fi
+
 # 9. The supervisor dies: the program's trapped calls fail with ENOSYS
 # and do not hang; no_new_privs and the filter are in its status.
 rm -f "$T/out" "$T/err"

@@ -247,8 +247,20 @@ void secd_decide(struct secd *d, const struct secd_call *c,
 /*
  * secd_count - count answered call @r in its process's counters and its
  * file's row (the first SECD_SEEN files of each process).
+ * (seccomp_count.c)
  */
 void secd_count(struct secd *d, const struct secd_result *r);
+
+/*
+ * secd_sample - one sample of @e for adapt_step(), all but t_ms: the
+ * memcg's figures (x->status: 0, or the negative errno that made them
+ * unreadable), need and resident of @e's files (64 windows of 4 pages
+ * each), major faults.  Never fails.  (seccomp_sample.c)
+ */
+void secd_sample(const struct secd_proc *e, struct adapt_sample *x);
+
+/* secd_copy_path - @src into @dst (@size bytes); "" when it does not fit. */
+void secd_copy_path(char *dst, size_t size, const char *src);
 
 /* ---- what a supervisor tells `advshim inspect` (seccomp_ctl.c) ---- */
 

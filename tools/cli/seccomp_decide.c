@@ -15,7 +15,8 @@
  * advice is kept (SECD_W_OTHER).  An adaptive file's choice is the one in
  * force at the call: a later switch of the process's choice does not
  * reach mappings advised before it (the shim re-advises them; from
- * outside the process nothing can).
+ * outside the process nothing can).  The sample itself is
+ * seccomp_sample.c's; the counters, seccomp_count.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,20 +24,15 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "tools/cli/seccomp.h"
+
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD	O_EXCL		/* linux/pidfd.h, 6.9 */
 #endif
-
-#include "common/cgroup_read.h"
-#include "common/memstat.h"
-#include "common/readbuf.h"
-#include "tools/cli/seccomp.h"
 
 static const char *const why_names[SECD_W_NR] = {
 	[SECD_W_NOPROC] = "process not selected",
@@ -126,8 +122,7 @@ static void task_put(struct secd_task *t)
 		task_drop(t);
 }
 
-/* Copy @src into @dst (@size bytes); "" when it does not fit. */
-static void copy_path(char *dst, size_t size, const char *src)
+void secd_copy_path(char *dst, size_t size, const char *src)
 {
 	size_t n = strlen(src);
 
@@ -192,115 +187,8 @@ static void note_file(struct secd_proc *e, const struct sect_vma *v,
 	e->files[i].dev = dev;
 	e->files[i].ino = v->inode;
 	e->files[i].asked = len;
-	copy_path(e->files[i].path, sizeof(e->files[i].path), v->path);
+	secd_copy_path(e->files[i].path, sizeof(e->files[i].path), v->path);
 	e->nr_files++;
-}
-
-/* The memory cgroup of @tgid into @x (limit, usage, file, refault). */
-static int read_memcg(pid_t tgid, struct adapt_sample *x)
-{
-	char proc[24], path[CG_PATH_MAX + 64], stat[16384];
-	struct cg_where w = { 0 };
-	struct cg_figures f;
-	struct memstat ms;
-	uint64_t total;
-	ssize_t n;
-	int r;
-
-	snprintf(proc, sizeof(proc), "%d", (int)tgid);
-	r = cg_locate_proc(NULL, proc, &w);
-	if (!r)
-		r = cg_read_figures(NULL, &w, &f);
-	if (!r)
-		r = cg_file_path(path, sizeof(path), NULL, w.version, w.path,
-				 "memory.stat");
-	if (r)
-		return r;
-	n = read_buf(path, stat, sizeof(stat));
-	if (n == -ENOENT && !strcmp(w.path, "/")) {
-		x->file = x->refault = 0;
-	} else if (n < 0) {
-		return (int)n;
-	} else {
-		if (memstat_parse(stat, (size_t)n, &ms) || !ms.has_file)
-			return -EINVAL;
-		x->file = ms.file_bytes;
-		x->refault = ms.has_refault ? ms.refault_file : 0;
-	}
-	x->limit = f.limit == CG_UNLIMITED ? ADAPT_NO_LIMIT : f.limit;
-	x->usage = f.usage;
-	if (cg_read_meminfo(NULL, &total, &x->mem_avail))
-		x->mem_avail = 0;
-	return 0;
-}
-
-/*
- * The resident share of the first @need bytes of the file open as @fd,
- * from SAMPLE_WINDOWS windows of SAMPLE_PAGES pages spread evenly over
- * them (as the shim samples): mapped PROT_READ, never touched (mincore
- * faults nothing in).  Bounded work whatever the file's size.  Returns
- * the estimated resident bytes, or -1 when it cannot be mapped.
- */
-#define SAMPLE_WINDOWS	64
-#define SAMPLE_PAGES	4
-
-static int64_t sample_resident(int fd, uint64_t need)
-{
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), len, step, off;
-	unsigned int w, i, in = 0, all = 0;
-	unsigned char vec[SAMPLE_PAGES];
-	size_t win;
-	char *m;
-
-	len = (need + page - 1) & ~(page - 1);
-	if (!len)
-		return 0;
-	m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-	if (m == MAP_FAILED)
-		return -1;
-	step = len / SAMPLE_WINDOWS;
-	step = step < page ? page : step & ~(page - 1);
-	for (w = 0, off = 0; w < SAMPLE_WINDOWS && off < len; w++,
-	     off += step) {
-		win = (size_t)(len - off < SAMPLE_PAGES * page ?
-			       len - off : SAMPLE_PAGES * page);
-		if (mincore(m + off, win, vec))
-			break;
-		for (i = 0; i < (win + page - 1) / page; i++, all++)
-			in += vec[i] & 1;
-	}
-	munmap(m, len);
-	return all ? (int64_t)(need * in / all) : -1;
-}
-
-/* need and resident of @e's files, through the target's root. */
-static void read_files(const struct secd_proc *e, struct adapt_sample *x)
-{
-	char path[600];
-	struct stat st;
-	int64_t cached;
-	uint64_t need;
-	unsigned int i;
-	int fd;
-
-	x->need = x->resident = 0;
-	for (i = 0; i < e->nr_files; i++) {
-		need = e->files[i].asked;
-		snprintf(path, sizeof(path), "/proc/%d/root%s", (int)e->tgid,
-			 e->files[i].path);
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOATIME);
-		if (fd < 0)
-			fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) &&
-		    (uint64_t)st.st_size < need)
-			need = (uint64_t)st.st_size;
-		x->need += need;
-		cached = fd >= 0 ? sample_resident(fd, need) : -1;
-		if (cached > 0)
-			x->resident += (uint64_t)cached;
-		if (fd >= 0)
-			close(fd);
-	}
 }
 
 /* The choice of @e's group now: sampled when due. */
@@ -309,7 +197,6 @@ static enum adapt_choice adapt_now(struct secd *d, struct secd_proc *e)
 	const struct policy_adaptive *pa = &d->policy->adaptive;
 	struct adapt_sample x = { 0 };
 	struct adapt_verdict v;
-	struct sect_proc sp;
 	uint64_t t = now_ms();
 
 	if (e->have_state && t - e->last_ms < pa->interval_ms)
@@ -318,12 +205,8 @@ static enum adapt_choice adapt_now(struct secd *d, struct secd_proc *e)
 		adapt_init(&e->st, &pa->params, ADAPT_RANDOM);
 		e->have_state = true;
 	}
+	secd_sample(e, &x);
 	x.t_ms = t;
-	x.status = read_memcg(e->tgid, &x);
-	read_files(e, &x);
-	if (!x.status)
-		x.status = sect_proc_read(e->tgid, &sp);
-	x.majflt = x.status ? 0 : sp.majflt;
 	v = adapt_step(&e->st, &x);
 	e->last_ms = t;
 	adapt_describe(&v, d->last_desc, sizeof(d->last_desc));
@@ -393,7 +276,7 @@ static enum secd_why decide_madvise(struct secd *d, struct secd_proc *e,
 		hi = v.end < end ? v.end : end;
 		w = piece_why(d, e, &v, hi - lo, r);
 		if (!pieces++)
-			copy_path(r->path, sizeof(r->path), v.path);
+			secd_copy_path(r->path, sizeof(r->path), v.path);
 		if (first == SECD_W_NR)
 			first = w;
 		else if (answer_of(w) != answer_of(first))
@@ -468,40 +351,3 @@ void secd_decide(struct secd *d, const struct secd_call *c,
 	r->answer = answer_of(r->why);
 }
 
-void secd_count(struct secd *d, const struct secd_result *r)
-{
-	struct secd_proc *e = r->proc;
-	struct secd_seen *f = NULL;
-	unsigned int i;
-
-	d->why[r->why]++;
-	if (r->answer == SECD_DROP)
-		d->dropped++;
-	else
-		d->continued++;
-	if (!e || e->tgid != r->tgid)
-		return;
-	e->trapped++;
-	e->why[r->why]++;
-	if (r->answer == SECD_DROP)
-		e->dropped++;
-	else
-		e->continued++;
-	if (!r->path[0])
-		return;
-	for (i = 0; i < e->nr_seen && !f; i++)
-		if (!strcmp(e->seen[i].path, r->path))
-			f = &e->seen[i];
-	if (!f) {
-		if (e->nr_seen == SECD_SEEN)
-			return;
-		f = &e->seen[e->nr_seen++];
-		copy_path(f->path, sizeof(f->path), r->path);
-	}
-	if (r->answer == SECD_DROP)
-		f->dropped++;
-	else
-		f->continued++;
-	f->why = r->why;
-	f->rule = r->rule;
-}
