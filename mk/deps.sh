@@ -8,7 +8,7 @@ pkgs="gcc make pkg-config libconfig-dev uthash-dev libcriterion-dev strace
       e2fsprogs clang libclang-rt-14-dev procps util-linux openjdk-17-jdk-headless time
       debhelper dpkg-dev man-db groff-base python3-yaml systemd maven
       python3.11 libpython3.11-testsuite stress-ng fio liblmdb-dev lmdb-utils
-      valgrind"
+      valgrind prometheus prometheus-node-exporter curl"
 
 missing=
 for p in $pkgs; do
