@@ -49,7 +49,7 @@ i=0
 while [ ! -f "$D/ready" ] && [ $i -lt 500 ]; do sleep 0.02; i=$((i + 1)); done
 
 "$W" --debugfs-root "$D/debugfs" --sysfs-root "$D/sys" --cgroup-root "$D/cg" \
-	--kernel 6.12 --log-format json --interval-ms 300 --persist 3 \
+	--kernel 6.12 --log-format json --interval-ms 300 \
 	--metrics-listen 127.0.0.1:0 --metrics-file "$D/m.prom" \
 	> "$D/watch.log" 2> "$D/watch.err" &
 WPID=$!

@@ -89,7 +89,7 @@ Test(ab_exp, arms_full)
 {
 	static const char text[] = L1 L2 L3 L4 L5 L6 L7 L8 L9
 		"arms = (\n"
-		"  { name = \"w\"; label = \"watch\"; lru_gen = \"y\"; watcher = { interval_ms = 500; persist = 2; dry_run = true; args = [ \"--verbose\" ]; }; env = [ \"A=${ARM}\" ]; },\n"
+		"  { name = \"w\"; label = \"watch\"; lru_gen = \"y\"; watcher = { interval_ms = 500; dry_run = true; args = [ \"--verbose\" ]; }; env = [ \"A=${ARM}\" ]; },\n"
 		"  { name = \"e\"; shim = false; lru_gen = false; workloads = ( { workload = \"c\"; policy_text = \"version = 1; rules = ( { match = [ \\\"**\\\" ]; on_map = [ \\\"noreuse\\\" ]; } );\"; env = [ \"B=1\" ]; } ); },\n"
 		"  { name = \"p\"; policy = \"${DIR}/p.conf\"; watcher = true; }\n"
 		");\n";
@@ -103,7 +103,6 @@ Test(ab_exp, arms_full)
 	cr_expect(e->arms[0].watch.enabled);
 	cr_expect(e->arms[0].watch.dry_run);
 	cr_expect_eq(e->arms[0].watch.interval_ms, 500);
-	cr_expect_eq(e->arms[0].watch.persist, 2);
 	cr_expect_str_eq(e->arms[0].watch.args[0], "--verbose");
 	cr_expect_str_eq(e->arms[0].env[0], "A=${ARM}");
 	cr_expect_eq(e->arms[1].lru_gen, 0);
@@ -258,8 +257,8 @@ Test(ab_exp, arms)
 		   "watcher: unknown key \"intervall_ms\"");
 	expect_err(PRE "arms = ( { name = \"a\";\n watcher = { interval_ms = 5; }; } );\n", 11,
 		   "out of range");
-	expect_err(PRE "arms = ( { name = \"a\";\n watcher = { persist = 0; }; } );\n", 11,
-		   "out of range");
+	expect_err(PRE "arms = ( { name = \"a\";\n watcher = { persist = 3; }; } );\n", 11,
+		   "watcher: unknown key \"persist\"");
 	expect_err(PRE "arms = ( { name = \"a\";\n watcher = { command = [ ]; }; } );\n", 11,
 		   "must not be empty");
 	expect_err(PRE "arms = ( { name = \"a\";\n env = [ \"FOO\" ]; } );\n", 11, "NAME=VALUE");

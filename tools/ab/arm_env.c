@@ -148,17 +148,16 @@ oom:
 	return -1;
 }
 
-/* The default watcher command: the memcg, the arm's interval and persist. */
+/* The default watcher command: the memcg and the arm's interval. */
 static int default_watcher(const struct arm_ctx *c, char **argv)
 {
 	const struct exp_watcher *w = &c->arm->watch;
-	char iv[16], ps[16];
+	char iv[16];
 	const char *fixed[] = { c->o->watch, "--cgroup", c->mc.rel,
-		"--interval-ms", iv, "--persist", ps, "--log-format", "json" };
+		"--interval-ms", iv, "--log-format", "json" };
 	int n = 0;
 
 	snprintf(iv, sizeof(iv), "%u", w->interval_ms);
-	snprintf(ps, sizeof(ps), "%u", w->persist);
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed); i++)
 		if (!(argv[n++] = strdup(fixed[i])))
 			return -1;

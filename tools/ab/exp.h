@@ -59,7 +59,6 @@ struct exp_override {
 struct exp_watcher {
 	bool enabled;
 	unsigned int interval_ms;
-	unsigned int persist;
 	bool dry_run;
 	char **args;		/* extra arguments */
 	size_t nargs;

@@ -16,7 +16,7 @@
 
 #define ARM_KEYS "name, label, shim, policy, policy_text, lru_gen, watcher, env, workloads"
 #define OV_KEYS "workload, command, shim, policy, policy_text, env"
-#define WATCH_KEYS "enabled, interval_ms, persist, dry_run, args, command"
+#define WATCH_KEYS "enabled, interval_ms, dry_run, args, command"
 
 static int check_policy_text(struct exp_parser *ps, const config_setting_t *g,
 			     const char *what, const char *text)
@@ -65,7 +65,6 @@ static int parse_watcher(struct exp_parser *ps, const config_setting_t *arm,
 	char wh[96];
 
 	w->interval_ms = 1000;
-	w->persist = 3;
 	if (!g)
 		return 0;
 	if (config_setting_type(g) == CONFIG_TYPE_BOOL) {
@@ -79,7 +78,6 @@ static int parse_watcher(struct exp_parser *ps, const config_setting_t *arm,
 	if (conf_check_keys(&ps->cc, g, wh, WATCH_KEYS) ||
 	    get_bool(ps, g, wh, "enabled", &en) ||
 	    get_uint(ps, g, wh, "interval_ms", 10, 3600000, &w->interval_ms) ||
-	    get_uint(ps, g, wh, "persist", 1, 1000, &w->persist) ||
 	    get_bool(ps, g, wh, "dry_run", &dry) ||
 	    get_strv(ps, g, wh, "args", false, &w->args, &w->nargs) ||
 	    get_strv(ps, g, wh, "command", true, &w->command, &w->ncommand))
