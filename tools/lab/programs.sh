@@ -7,6 +7,8 @@
 #   LAB_PROGRAMS="fio lmdb bolt load"   the workloads (default all); one
 #                 whose program is missing here is left out, loudly
 #   LAB_REPEAT=N  runs of every arm (default 3), round by round
+#   LAB_RECORD=1  every arm records frames.txt etc. (guest/record.sh) for
+#                 tools/lab/replay.sh; off by default, it slows recovery
 #   LAB_ARMS="none lru-off"   only these arms of each workload (default all;
 #                 the rfc-on and rfc-off arms only on LAB_KERNEL=6.12-rfc)
 #
@@ -74,6 +76,7 @@ exp_programs() {
 	# shellcheck disable=SC2086
 	RUN=$(run_arms "$LAB_RUN_NAME-$LAB_KERNEL" "$arms" "$tmo" $LAB_SCENARIO \
 		DURATION="${LAB_DURATION:-80}" COLD_AT="${LAB_COLD_AT:-20}" \
+		RECORD="${LAB_RECORD:-0}" \
 		LAB_REPEAT="$repeat") || rc=$?
 	cp "$arms" "$RUN/arms"
 	rm -f "$arms"

@@ -45,9 +45,10 @@
 # lru_gen.log (the memcg's generations every 5 s), memory.stat (at the
 # end), capture/ (lru_gen, lru_gen_full and memory.stat twice, a second
 # apart, at CAPTURE_AT), arm.env (the settings and the event times), and
-# unless SAMPLE_EXTRA=0 what guest/record.sh records for the watcher's
-# replay (frames.txt: lru_gen_full every second; rr.before, rr.after,
-# resid.tsv: the RANDOM-mapped files and their residency).
+# with RECORD=1 what guest/record.sh records for the watcher's replay
+# (frames.txt: lru_gen_full every second; rr.before, rr.after, resid.tsv:
+# the RANDOM-mapped files and their residency).  Off by default: under TCG
+# the recording slows a fio arm's recovery about 3x (docs/lab-journal.md).
 . /lab/common.sh
 
 name=${1:?usage: arm.sh NAME}
@@ -171,7 +172,7 @@ t0=$(uptime_ms)
 		# run (the stall, if it lasts): fixtures for the parser tests.
 		[ "$tick" = "$capture_at" ] && capture 1
 		[ "$tick" = "$((capture_at + 1))" ] && capture 2
-		[ "${SAMPLE_EXTRA:-1}" = 1 ] && rec_tick "$tick"
+		[ "${RECORD:-0}" = 1 ] && rec_tick "$tick"
 		r=$(tail -n 1 "$dir/load.tsv" | awk -F'\t' '$1 ~ /^[0-9]+$/ { print $5 }')
 		g=$(lru_gen_of "$cg")
 		b=-

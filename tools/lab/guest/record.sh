@@ -12,12 +12,12 @@
 #                memcg=) out of it (tools/watch/watch_replay.c).
 #   rr.before    the files under /data the memcg's processes map, a line
 #                "rr PATH" when a mapping of PATH carries MADV_RANDOM
-#                (VmFlags rr), "- PATH" when none does: the last look
-#                before the cold read began
+#                (VmFlags rr), "- PATH" when none does: 3 s before the
+#                cold read
 #   rr.after     the same, 2 s after the cold read ended
-#   resid.tsv    "MONO_MS PATH MIB" each second for every file of
-#                rr.before with rr (the RANDOM-mapped files: .vec and .vex
-#                for a Lucene node), from the first look that found one
+#   resid.tsv    "MONO_MS PATH MIB" every 5 s for every file of rr.before
+#                with rr (the RANDOM-mapped files: .vec and .vex for a
+#                Lucene node), from the look that found one
 #
 # Nothing here fails the arm: a file the kernel does not give is left
 # out, and the replay says what is missing.
@@ -62,17 +62,23 @@ rec_resid() {
 }
 
 # rec_tick N: the recording's share of sampler tick N (once a second):
-# a frame every tick; before the cold read the rr look every 10 ticks
-# (a JVM's smaps is long); 2 s after its end the last one; the residency
-# once rr.before has an rr file.
+# a frame every tick; the rr look once, 3 ticks before the cold read
+# (COLD_AT; at tick 10 without one), and once 2 s after its end; the
+# residency every 5th tick once rr.before has an rr file.  The rr looks and
+# the residency fork several programs and walk page tables, which under TCG
+# took enough of the guest's CPU to slow a fio arm's recovery several-fold
+# when they ran every tick (docs/lab-journal.md, 2026-12-04): only the
+# frame, one cat, runs every second.
 rec_tick() {
+	local at=$(( ${COLD_AT:-0} > 3 ? COLD_AT - 3 : 10 ))
 	rec_frame "$1"
-	if ! grep -q '^start' "$dir/cold.tsv" 2>/dev/null; then
-		[ $(($1 % 10)) = 1 ] && rec_rr "$dir/rr.before" &&
+	if [ "$1" = "$at" ]; then
+		rec_rr "$dir/rr.before" &&
 			awk '$1 == "rr" { print $2 }' "$dir/rr.before" >"$dir/rr.files"
 	elif [ ! -f "$dir/rr.after" ] && grep -q '^end' "$dir/cold.tsv" 2>/dev/null; then
 		rec_after=$(( ${rec_after:-0} + 1 ))
 		[ "$rec_after" -ge 2 ] && rec_rr "$dir/rr.after"
 	fi
-	[ -s "$dir/rr.files" ] && rec_resid
+	[ $(($1 % 5)) = 0 ] && [ -s "$dir/rr.files" ] && rec_resid
+	return 0
 }
