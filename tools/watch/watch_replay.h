@@ -7,7 +7,8 @@
  *   frames.txt  lru_gen_full as the kernel printed it, one frame a
  *               second: a line "@ N MONO_MS" (frame N, read at
  *               CLOCK_MONOTONIC MONO_MS) and then the text
- *               (tools/lab/guest/record.sh writes it in every lab arm);
+ *               (tools/lab/guest/record.sh writes it in lab arms run
+ *               with LAB_RECORD=1);
  *   arm.env     key=value words: kernel= (uname -r, for the write rules),
  *               memcg= (the path lru_gen prints), reader_mono_ms= (time
  *               0 of the run, on the frames' clock), and when the run had
