@@ -20,23 +20,12 @@
 
 #include "adapt/adapt.h"
 #include "common/clock.h"
+#include "common/prom.h"
 #include "policy/policy.h"
 #include "tools/cli/inspect.h"
 #include "tools/cli/shimstats.h"
 
 #define P "advshim_shim_"
-
-static void put_label(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			fprintf(f, "\\%c", *s);
-		else if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
-	}
-}
 
 static void family(FILE *f, const char *name, const char *type,
 		   const char *help)
@@ -49,7 +38,7 @@ static void family(FILE *f, const char *name, const char *type,
 static void sample(FILE *f, const char *name, const struct inspect_prom *p)
 {
 	fprintf(f, P "%s{pid=\"%d\",comm=\"", name, p->pid);
-	put_label(f, p->comm);
+	prom_put_label(f, p->comm);
 	fputc('"', f);
 }
 
@@ -177,7 +166,7 @@ static void put_adaptive(FILE *f, const struct inspect_prom *v, size_t n)
 			adapt_state_label(a->state),
 			adapt_choice_name((enum adapt_choice)a->choice),
 			adapt_reason_name((enum adapt_reason)a->reason));
-		put_label(f, a->cgroup);
+		prom_put_label(f, a->cgroup);
 		fputs("\"} 1\n", f);
 	}
 	for (j = 0; j < sizeof(afigs) / sizeof(afigs[0]); j++) {
@@ -226,9 +215,9 @@ int inspect_prom_write(const struct inspect_prom *v, size_t n,
 			continue;
 		sample(f, "info", &v[i]);
 		fprintf(f, ",state=\"%s\",policy=\"", shimstats_state_name(v[i].st.state));
-		put_label(f, v[i].st.policy_source);
+		prom_put_label(f, v[i].st.policy_source);
 		fputs("\",version=\"", f);
-		put_label(f, v[i].st.lib_version);
+		prom_put_label(f, v[i].st.lib_version);
 		fputs("\"} 1\n", f);
 	}
 	family(f, "random_vmas", "gauge",

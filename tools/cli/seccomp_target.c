@@ -19,32 +19,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/procmap.h"
 #include "common/readbuf.h"
 #include "common/smaps.h"
 #include "tools/cli/seccomp.h"
-
-#ifndef PROCMAP_QUERY
-/* include/uapi/linux/fs.h (6.11): headers older than that lack it. */
-struct procmap_query {
-	uint64_t size;
-	uint64_t query_flags;
-	uint64_t query_addr;
-	uint64_t vma_start;
-	uint64_t vma_end;
-	uint64_t vma_flags;
-	uint64_t vma_page_size;
-	uint64_t vma_offset;
-	uint64_t inode;
-	uint32_t dev_major;
-	uint32_t dev_minor;
-	uint32_t vma_name_size;
-	uint32_t build_id_size;
-	uint64_t vma_name_addr;
-	uint64_t build_id_addr;
-};
-#define PROCMAP_QUERY		_IOWR('f', 17, struct procmap_query)
-#define PROCMAP_QUERY_COVERING_OR_NEXT_VMA	0x10
-#endif
 
 int sect_maps_open(pid_t tid)
 {

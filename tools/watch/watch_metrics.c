@@ -4,17 +4,7 @@
  */
 #include "tools/watch/watch_int.h"
 
-static void put_label(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			fprintf(f, "\\%c", *s);
-		else if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
-	}
-}
+#include "common/prom.h"
 
 static double m_enabled(const struct watch *w)
 {
@@ -130,7 +120,7 @@ int watch_write_metrics(struct watch *w, FILE *f)
 		}
 		HASH_ITER(hh, w->lruvecs, lv, tmp) {
 			fprintf(f, "advshim_watch_%s{memcg=\"", m->name);
-			put_label(f, lv->path);
+			prom_put_label(f, lv->path);
 			fprintf(f, "\",node=\"%d\"} %.*f\n", lv->nid,
 				m->decimals, m->lv(lv));
 		}
