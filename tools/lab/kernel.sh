@@ -103,7 +103,7 @@ cached_deb() {
 	fi
 	for pat in $(kernel_patterns); do
 		deb=
-		for f in $(ls "$CACHE"/debs/*.deb 2>/dev/null | sort -rV); do
+		for f in $({ ls "$CACHE"/debs/*.deb 2>/dev/null || true; } | sort -rV); do
 			n=$(basename "$f"); n=${n%%_*}
 			[[ $n =~ $pat ]] || continue
 			rel=$(kernel_release "$n")

@@ -327,12 +327,20 @@ run_qemu() {
 # watch_hang RUNDIR PID: kills PID (qemu under timeout) when the guest
 # console has not grown for LAB_HANG_S s.  Under icount a guest second
 # costs more wall time the busier the host is, so the wall-clock limit is
-# generous and a silent console is what tells a hung guest.
+# generous and a silent console is what tells a hung guest.  A KVM
+# internal error stops the virtual CPUs for good while qemu stays up (the
+# KVM probe in a nested setup): killed within a second, as failed.
 watch_hang() {
-	local rundir=$1 pid=$2 last=-1 size quiet=0
+	local rundir=$1 pid=$2 last=-1 size quiet=0 tick=0
 	trap - ERR
 	while kill -0 "$pid" 2>/dev/null; do
-		sleep 5
+		sleep 1
+		if grep -q -E 'KVM internal error|emulation failure' "$rundir/qemu.err" 2>/dev/null; then
+			kill "$pid" 2>/dev/null
+			return 0
+		fi
+		tick=$((tick + 1))
+		[ $((tick % 5)) = 0 ] || continue
 		size=$(stat -c %s "$rundir/console.raw" 2>/dev/null || echo 0)
 		if [ "$size" = "$last" ]; then
 			quiet=$((quiet + 5))
