@@ -22,24 +22,27 @@
 
 static int no_procmap_query;	/* set once the ioctl is known missing */
 
+/* *@out from a maps line or the ioctl's answer (@v->path may be out's). */
+static void fill(struct kview_vma *out, const struct smaps_vma *v)
+{
+	size_t n;
+
+	out->start = (uintptr_t)v->start;
+	out->end = (uintptr_t)v->end;
+	out->dev = makedev(v->dev_major, v->dev_minor);
+	out->ino = (ino_t)v->inode;
+	n = v->path_len < sizeof(out->path) ? v->path_len : sizeof(out->path) - 1;
+	memmove(out->path, v->path, n);
+	out->path[n] = '\0';
+}
+
 static int query_ioctl(int fd, uintptr_t addr, struct kview_vma *out)
 {
-	struct procmap_query q;
+	struct smaps_vma v;
 
-	memset(&q, 0, sizeof(q));
-	q.size = sizeof(q);
-	q.query_flags = PROCMAP_QUERY_COVERING_OR_NEXT_VMA;
-	q.query_addr = addr;
-	q.vma_name_addr = (uintptr_t)out->path;
-	q.vma_name_size = sizeof(out->path);
-	if (syscall(SYS_ioctl, fd, PROCMAP_QUERY, &q))
+	if (procmap_vma(fd, addr, out->path, sizeof(out->path), &v))
 		return -1;
-	out->start = q.vma_start;
-	out->end = q.vma_end;
-	out->ino = q.inode;
-	out->dev = makedev(q.dev_major, q.dev_minor);
-	if (!q.vma_name_size)
-		out->path[0] = '\0';
+	fill(out, &v);
 	return 0;
 }
 
@@ -50,17 +53,10 @@ static int query_ioctl(int fd, uintptr_t addr, struct kview_vma *out)
 static int parse_line(const char *l, uintptr_t addr, struct kview_vma *out)
 {
 	struct smaps_vma v;
-	size_t n;
 
 	if (smaps_header(l, strlen(l), &v) || v.end <= addr)
 		return -1;
-	out->start = (uintptr_t)v.start;
-	out->end = (uintptr_t)v.end;
-	out->dev = makedev(v.dev_major, v.dev_minor);
-	out->ino = (ino_t)v.inode;
-	n = v.path_len < sizeof(out->path) ? v.path_len : sizeof(out->path) - 1;
-	memcpy(out->path, v.path, n);
-	out->path[n] = '\0';
+	fill(out, &v);
 	return 0;
 }
 

@@ -70,7 +70,6 @@ int secf_recv_fd(int sock);
 /* One mapping of the target. */
 struct sect_vma {
 	uint64_t start, end;
-	uint64_t offset;
 	uint64_t inode;		/* 0: anonymous */
 	unsigned int dev_major, dev_minor;
 	char path[4096];	/* "" when anonymous or unnamed */

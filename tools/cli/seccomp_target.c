@@ -36,27 +36,31 @@ int sect_maps_open(pid_t tid)
 	return fd;
 }
 
+/* *@v from a maps line or the ioctl's answer (@m->path may be v's). */
+static void vma_fill(struct sect_vma *v, const struct smaps_vma *m)
+{
+	v->start = m->start;
+	v->end = m->end;
+	v->inode = m->inode;
+	v->dev_major = m->dev_major;
+	v->dev_minor = m->dev_minor;
+	if (m->path_len && m->path_len < sizeof(v->path)) {
+		memmove(v->path, m->path, m->path_len);
+		v->path[m->path_len] = '\0';
+	} else {
+		v->path[0] = '\0';
+	}
+}
+
 /* The ioctl: 1, 0 (none above @addr), -ENOTTY/-EINVAL (no ioctl), ... */
 static int vma_query(int fd, uint64_t addr, struct sect_vma *v)
 {
-	struct procmap_query q;
+	struct smaps_vma m;
+	int r = procmap_vma(fd, addr, v->path, sizeof(v->path), &m);
 
-	memset(&q, 0, sizeof(q));
-	q.size = sizeof(q);
-	q.query_flags = PROCMAP_QUERY_COVERING_OR_NEXT_VMA;
-	q.query_addr = addr;
-	q.vma_name_addr = (uint64_t)(uintptr_t)v->path;
-	q.vma_name_size = sizeof(v->path);
-	if (ioctl(fd, PROCMAP_QUERY, &q))
-		return errno == ENOENT ? 0 : -errno;
-	v->start = q.vma_start;
-	v->end = q.vma_end;
-	v->offset = q.vma_offset;
-	v->inode = q.inode;
-	v->dev_major = q.dev_major;
-	v->dev_minor = q.dev_minor;
-	if (!q.vma_name_size)
-		v->path[0] = '\0';
+	if (r)
+		return r == -ENOENT ? 0 : r;
+	vma_fill(v, &m);
 	return 1;
 }
 
@@ -119,18 +123,7 @@ static int vma_text(int fd, uint64_t addr, struct sect_vma *v)
 	while ((r = smaps_next(&c, &m)) == 1) {
 		if (m.end <= addr)
 			continue;
-		v->start = m.start;
-		v->end = m.end;
-		v->offset = m.offset;
-		v->inode = m.inode;
-		v->dev_major = m.dev_major;
-		v->dev_minor = m.dev_minor;
-		if (m.path_len && m.path_len < sizeof(v->path)) {
-			memcpy(v->path, m.path, m.path_len);
-			v->path[m.path_len] = '\0';
-		} else {
-			v->path[0] = '\0';
-		}
+		vma_fill(v, &m);
 		break;
 	}
 	free(buf);
