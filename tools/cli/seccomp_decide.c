@@ -213,21 +213,29 @@ static enum adapt_choice adapt_now(struct secd *d, struct secd_proc *e)
 	return v.choice;
 }
 
-/* One mapping's answer for madvise RANDOM. */
-static enum secd_why piece_why(struct secd *d, struct secd_proc *e,
-			       const struct sect_vma *v, uint64_t len,
-			       struct secd_result *r)
+/*
+ * The rule for the file at @path and its action on RANDOM advice of
+ * @family into *@a, its name into @r; false: no rule (or not a path).
+ */
+static bool rule_action(const struct secd *d, const char *path,
+			enum adv_family family, struct secd_result *r,
+			struct adv_action *a)
 {
 	const struct policy_rule *rule;
-	struct adv_action a;
 
-	if (!v->inode || v->path[0] != '/')
-		return SECD_W_NORULE;
-	rule = policy_match(d->policy, v->path);
+	if (path[0] != '/')
+		return false;
+	rule = policy_match(d->policy, path);
 	if (!rule)
-		return SECD_W_NORULE;
+		return false;
 	r->rule = rule->name;
-	a = policy_decide(rule, ADV_FAMILY_MADVISE, ADV_RANDOM);
+	*a = policy_decide(rule, family, ADV_RANDOM);
+	return true;
+}
+
+/* What a rule's action other than adaptive does to RANDOM. */
+static enum secd_why action_why(struct adv_action a)
+{
 	switch (a.act) {
 	case ADV_ACT_SKIP:
 		return SECD_W_SKIP;
@@ -235,13 +243,26 @@ static enum secd_why piece_why(struct secd *d, struct secd_proc *e,
 		if (a.to == ADV_NORMAL)
 			return SECD_W_NORMAL;
 		return a.to == ADV_RANDOM ? SECD_W_KEEP : SECD_W_OTHER;
-	case ADV_ACT_ADAPT:
-		note_file(e, v, len);
-		return adapt_now(d, e) == ADAPT_NORMAL ?
-		       SECD_W_ADAPT_NORMAL : SECD_W_ADAPT_RANDOM;
 	default:
 		return SECD_W_KEEP;
 	}
+}
+
+/* One mapping's answer for madvise RANDOM. */
+static enum secd_why piece_why(struct secd *d, struct secd_proc *e,
+			       const struct sect_vma *v, uint64_t len,
+			       struct secd_result *r)
+{
+	struct adv_action a;
+
+	if (!v->inode ||
+	    !rule_action(d, v->path, ADV_FAMILY_MADVISE, r, &a))
+		return SECD_W_NORULE;
+	if (a.act != ADV_ACT_ADAPT)
+		return action_why(a);
+	note_file(e, v, len);
+	return adapt_now(d, e) == ADAPT_NORMAL ?
+	       SECD_W_ADAPT_NORMAL : SECD_W_ADAPT_RANDOM;
 }
 
 static enum secd_answer answer_of(enum secd_why w)
@@ -287,31 +308,22 @@ static enum secd_why decide_madvise(struct secd *d, struct secd_proc *e,
 	return first;
 }
 
-/* fadvise64(fd, off, len, POSIX_FADV_RANDOM): the file behind fd. */
+/*
+ * fadvise64(fd, off, len, POSIX_FADV_RANDOM): the file behind fd.  An
+ * adaptive rule keeps it: the choice is made on the file's mappings.
+ */
 static enum secd_why decide_fadvise(struct secd *d, const struct secd_call *c,
 				    struct secd_result *r)
 {
-	const struct policy_rule *rule;
 	struct adv_action a;
 	uint64_t dev, ino;
 
 	if (sect_fd_path(c->tid, (int)c->args[0], r->path, sizeof(r->path),
 			 &dev, &ino))
 		return SECD_W_KERNEL;		/* EBADF is the kernel's */
-	if (r->path[0] != '/')
+	if (!rule_action(d, r->path, ADV_FAMILY_FADVISE, r, &a))
 		return SECD_W_NORULE;
-	rule = policy_match(d->policy, r->path);
-	if (!rule)
-		return SECD_W_NORULE;
-	r->rule = rule->name;
-	a = policy_decide(rule, ADV_FAMILY_FADVISE, ADV_RANDOM);
-	if (a.act == ADV_ACT_SKIP)
-		return SECD_W_SKIP;
-	if (a.act == ADV_ACT_REWRITE && a.to == ADV_NORMAL)
-		return SECD_W_NORMAL;
-	if (a.act == ADV_ACT_REWRITE && a.to != ADV_RANDOM)
-		return SECD_W_OTHER;
-	return SECD_W_KEEP;
+	return action_why(a);
 }
 
 void secd_decide(struct secd *d, const struct secd_call *c,
