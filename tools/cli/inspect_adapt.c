@@ -16,6 +16,7 @@
 #include "common/json.h"
 #include "adapt/adapt.h"
 #include "tools/cli/inspect.h"
+#include "tools/cli/shimstats.h"
 
 #define MIB	(1024.0 * 1024.0)
 
@@ -25,16 +26,6 @@ static double ago_s(uint64_t t_ms)
 	uint64_t now = mono_ms();
 
 	return now > t_ms ? (double)(now - t_ms) / 1000 : 0;
-}
-
-static const char *state_name(int32_t s)
-{
-	switch (s) {
-	case ADVSHIM_ADAPT_SAMPLING: return "sampler running";
-	case ADVSHIM_ADAPT_NO_SAMPLER: return "no sampler (choice kept)";
-	case ADVSHIM_ADAPT_DISABLED: return "kill switch on (random given back)";
-	}
-	return "not used yet";
 }
 
 /* The verdict's figures as the shim's log line has them. */
@@ -104,7 +95,7 @@ void inspect_adapt_text(const struct advshim_stats_adapt *a, FILE *f)
 		" unreadable), last %.1f s ago; %s\n",
 		a->nr_files + a->nr_more, a->ranges_asked, a->switches,
 		a->held, a->samples, a->sample_errors, ago_s(a->t_ms),
-		state_name(a->state));
+		shimstats_adapt_state_name(a->state, false));
 	for (i = 0; i < a->nr_history; i++) {
 		h = history_at(a, i);
 		fprintf(f, "    switch %.1f s ago: %s -> %s (%s, need %u%% of "
@@ -121,7 +112,7 @@ void inspect_adapt_json(const struct advshim_stats_adapt *a, FILE *f)
 	uint32_t i;
 
 	fprintf(f, "\"adaptive\":{\"state\":");
-	json_put_string(f, state_name(a->state));
+	json_put_string(f, shimstats_adapt_state_name(a->state, false));
 	fprintf(f, ",\"choice\":\"%s\",\"reason\":",
 		adapt_choice_name((enum adapt_choice)a->choice));
 	json_put_string(f, adapt_reason_name((enum adapt_reason)a->reason));

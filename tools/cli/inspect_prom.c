@@ -42,16 +42,6 @@ static void sample(FILE *f, const char *name, const struct inspect_prom *p)
 	fputc('"', f);
 }
 
-static const char *adapt_state_label(int32_t s)
-{
-	switch (s) {
-	case ADVSHIM_ADAPT_SAMPLING: return "sampling";
-	case ADVSHIM_ADAPT_NO_SAMPLER: return "no_sampler";
-	case ADVSHIM_ADAPT_DISABLED: return "disabled";
-	}
-	return "unused";
-}
-
 static bool active(const struct inspect_prom *p)
 {
 	return p->have_stats && p->st.state == ADVSHIM_STATE_ACTIVE &&
@@ -163,7 +153,7 @@ static void put_adaptive(FILE *f, const struct inspect_prom *v, size_t n)
 		a = &v[i].st.adapt;
 		sample(f, "adaptive_info", &v[i]);
 		fprintf(f, ",state=\"%s\",choice=\"%s\",reason=\"%s\",memcg=\"",
-			adapt_state_label(a->state),
+			shimstats_adapt_state_name(a->state, true),
 			adapt_choice_name((enum adapt_choice)a->choice),
 			adapt_reason_name((enum adapt_reason)a->reason));
 		prom_put_label(f, a->cgroup);

@@ -89,3 +89,19 @@ const char *shimstats_state_name(int s)
 	}
 	return "unknown";
 }
+
+/* Each adaptive state: inspect's words, then its Prometheus label. */
+static const char *const adapt_states[][2] = {
+	[ADVSHIM_ADAPT_UNUSED] = { "not used yet", "unused" },
+	[ADVSHIM_ADAPT_SAMPLING] = { "sampler running", "sampling" },
+	[ADVSHIM_ADAPT_NO_SAMPLER] = { "no sampler (choice kept)", "no_sampler" },
+	[ADVSHIM_ADAPT_DISABLED] = { "kill switch on (random given back)",
+				     "disabled" },
+};
+
+const char *shimstats_adapt_state_name(int s, bool label)
+{
+	if (s < 0 || (size_t)s >= sizeof(adapt_states) / sizeof(adapt_states[0]))
+		s = ADVSHIM_ADAPT_UNUSED;
+	return adapt_states[s][label];
+}

@@ -27,4 +27,11 @@ int shimstats_read(const char *root, int pid, uint64_t addr,
 /* shimstats_state_name - "active", "starting", ... for ADVSHIM_STATE_*. */
 const char *shimstats_state_name(int state);
 
+/*
+ * shimstats_adapt_state_name - an ADVSHIM_ADAPT_* state in inspect's words
+ * ("sampler running") or, @label, as --prometheus's label value
+ * ("sampling"); an unknown one reads as unused.  Static strings.
+ */
+const char *shimstats_adapt_state_name(int state, bool label);
+
 #endif /* ADVSHIM_CLI_SHIMSTATS_H */
