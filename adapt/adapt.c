@@ -338,11 +338,20 @@ static void put_u(struct out *o, uint64_t v)
 		put_s(o, (char[2]){ d[--n], 0 });
 }
 
+/* @v, then the text that follows it (its unit, the next label). */
+static void put_us(struct out *o, uint64_t v, const char *s)
+{
+	put_u(o, v);
+	put_s(o, s);
+}
+
 /* A byte count: KiB below 10 MiB (small files), else MiB. */
 static void put_size(struct out *o, uint64_t bytes)
 {
-	put_u(o, bytes < 10 * MIB ? bytes / 1024 : bytes / MIB);
-	put_s(o, bytes < 10 * MIB ? " KiB" : " MiB");
+	if (bytes < 10 * MIB)
+		put_us(o, bytes / 1024, " KiB");
+	else
+		put_us(o, bytes / MIB, " MiB");
 }
 
 size_t adapt_describe(const struct adapt_verdict *v, char *buf, size_t size)
@@ -356,18 +365,13 @@ size_t adapt_describe(const struct adapt_verdict *v, char *buf, size_t size)
 		put_s(&o, ": need ");
 		put_size(&o, v->need);
 		put_s(&o, " = ");
-		put_u(&o, v->ratio_pct);
-		put_s(&o, "% of capacity ");
+		put_us(&o, v->ratio_pct, "% of capacity ");
 		put_size(&o, v->capacity);
 		put_s(&o, ", resident ");
-		put_u(&o, v->resident_pct);
-		put_s(&o, "%, usage ");
-		put_u(&o, v->usage_pct);
-		put_s(&o, "%, ");
-		put_u(&o, v->majflt_s);
-		put_s(&o, " majflt/s, ");
-		put_u(&o, v->refault_s);
-		put_s(&o, " refaults/s");
+		put_us(&o, v->resident_pct, "%, usage ");
+		put_us(&o, v->usage_pct, "%, ");
+		put_us(&o, v->majflt_s, " majflt/s, ");
+		put_us(&o, v->refault_s, " refaults/s");
 	} else if (v->status) {
 		put_s(&o, ": error ");
 		put_u(&o, (uint64_t)-(int64_t)v->status);
