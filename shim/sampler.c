@@ -163,22 +163,16 @@ static void stats_verdict(struct advshim_stats_adapt *a,
 	a->interval_ms = pa->interval_ms;
 	a->choice = (int32_t)v->choice;
 	a->reason = (int32_t)v->reason;
-	a->status = v->status;
+#define FROM_VERDICT(field) a->field = v->field;
+	ADVSHIM_ADAPT_VERDICT_FIGURES(FROM_VERDICT)
+#undef FROM_VERDICT
 	a->cg_version = x->status ? 0 : smp.where.version;
 	memcpy(a->cgroup, smp.where.path, sizeof(a->cgroup) - 1);
 	a->cgroup[sizeof(a->cgroup) - 1] = 0;
-	a->t_ms = v->t_ms;
-	a->need = v->need;
-	a->capacity = v->capacity;
 	a->limit = x->limit;
 	a->usage = x->usage;
 	a->file = x->file;
 	a->mem_avail = x->mem_avail;
-	a->ratio_pct = v->ratio_pct;
-	a->resident_pct = v->resident_pct;
-	a->usage_pct = v->usage_pct;
-	a->majflt_s = v->majflt_s;
-	a->refault_s = v->refault_s;
 	a->switches = smp.st.switches;
 	a->held = smp.st.held;
 	a->samples++;
@@ -239,6 +233,27 @@ static void log_verdict(const struct adapt_verdict *v, int from,
 }
 
 /*
+ * Publish RANDOM and give every range asked RANDOM its RANDOM back (@ap:
+ * what that did); the page shows @state, choice RANDOM, the errors and,
+ * when @count, the ranges in ranges_applied.
+ */
+static void random_back(int32_t state, bool count, struct adapt_applied *ap)
+{
+	struct advshim_stats_adapt *a;
+
+	__atomic_store_n(&shim.adapt_choice, ADAPT_RANDOM, __ATOMIC_RELEASE);
+	gen_bump();
+	adapt_apply(ADAPT_RANDOM, ap);
+	a = stats_begin();
+	a->state = state;
+	a->choice = ADAPT_RANDOM;
+	if (count)
+		a->ranges_applied += ap->ranges;
+	a->apply_errors += ap->errors;
+	stats_end(a);
+}
+
+/*
  * The kill switch is on (kill.c): publish RANDOM and give every range
  * asked RANDOM its RANDOM back, once per episode; the sampler then only
  * looks at the file until it is gone.
@@ -246,19 +261,10 @@ static void log_verdict(const struct adapt_verdict *v, int from,
 static void switch_off(void)
 {
 	struct adapt_applied ap = { 0 };
-	struct advshim_stats_adapt *a;
 
 	if (smp.off)
 		return;
-	__atomic_store_n(&shim.adapt_choice, ADAPT_RANDOM, __ATOMIC_RELEASE);
-	gen_bump();
-	adapt_apply(ADAPT_RANDOM, &ap);
-	a = stats_begin();
-	a->state = ADVSHIM_ADAPT_DISABLED;
-	a->choice = ADAPT_RANDOM;
-	a->ranges_applied += ap.ranges;
-	a->apply_errors += ap.errors;
-	stats_end(a);
+	random_back(ADVSHIM_ADAPT_DISABLED, true, &ap);
 	shim_log(POLICY_LOG_WARN, "adaptive: kill switch: %llu ranges given "
 		 "their random back", (unsigned long long)ap.ranges);
 	smp.off = true;
@@ -387,7 +393,6 @@ static int start_thread(bool first)
  */
 static void launch(bool first)
 {
-	struct advshim_stats_adapt *a;
 	struct adapt_applied ap;
 	int r = start_thread(first), to = r ? ADAPT_FAILED : ADAPT_RUNNING;
 
@@ -398,15 +403,7 @@ static void launch(bool first)
 		shim_log(POLICY_LOG_WARN, "adaptive: cannot start the sampler "
 			 "thread (%s); keeping the application's random",
 			 strerror(r));
-		__atomic_store_n(&shim.adapt_choice, ADAPT_RANDOM,
-				 __ATOMIC_RELEASE);
-		gen_bump();
-		adapt_apply(ADAPT_RANDOM, &ap);
-		a = stats_begin();
-		a->state = ADVSHIM_ADAPT_NO_SAMPLER;
-		a->choice = ADAPT_RANDOM;
-		a->apply_errors += ap.errors;
-		stats_end(a);
+		random_back(ADVSHIM_ADAPT_NO_SAMPLER, false, &ap);
 	}
 	__atomic_store_n(&shim.adapt.started, to, __ATOMIC_RELEASE);
 }

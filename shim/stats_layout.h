@@ -86,6 +86,15 @@ struct advshim_adapt_switch {
 };
 
 /*
+ * The last verdict's figures the page keeps under struct adapt_verdict's
+ * own names, as X(field): the sampler copies them in, `advshim inspect`
+ * copies them back out to describe the verdict as the shim's log does.
+ */
+#define ADVSHIM_ADAPT_VERDICT_FIGURES(X)				\
+	X(status) X(t_ms) X(need) X(capacity) X(ratio_pct)		\
+	X(resident_pct) X(usage_pct) X(majflt_s) X(refault_s)
+
+/*
  * The adaptive advice (adapt/adapt.h): the last verdict with the numbers it
  * used, counters, the last switches and the group's files.  One writer
  * (the sampler); `seq` is odd while it writes: a reader copies the struct,

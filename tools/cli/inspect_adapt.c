@@ -35,12 +35,11 @@ static void describe(const struct advshim_stats_adapt *a, char *buf,
 	struct adapt_verdict v = {
 		.choice = (enum adapt_choice)a->choice,
 		.reason = (enum adapt_reason)a->reason,
-		.need = a->need, .capacity = a->capacity,
-		.ratio_pct = a->ratio_pct, .resident_pct = a->resident_pct,
-		.usage_pct = a->usage_pct, .majflt_s = a->majflt_s,
-		.refault_s = a->refault_s, .status = a->status,
 	};
 
+#define TO_VERDICT(field) v.field = a->field;
+	ADVSHIM_ADAPT_VERDICT_FIGURES(TO_VERDICT)
+#undef TO_VERDICT
 	adapt_describe(&v, buf, size);
 }
 
