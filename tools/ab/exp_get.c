@@ -27,6 +27,14 @@ static int dupstr(struct exp_parser *ps, const config_setting_t *s,
 	return *out ? 0 : perr(ps, s, "out of memory");
 }
 
+int need_member(struct exp_parser *ps, const config_setting_t *g,
+		const char *what, const char *key)
+{
+	if (config_setting_get_member(g, key))
+		return 0;
+	return perr(ps, g, "%s\"%s\" is required", what, key);
+}
+
 int get_str(struct exp_parser *ps, const config_setting_t *g, const char *what,
 	    const char *key, bool required, char **out)
 {
@@ -35,7 +43,7 @@ int get_str(struct exp_parser *ps, const config_setting_t *g, const char *what,
 	char name[128];
 
 	if (!s)
-		return required ? perr(ps, g, "%s\"%s\" is required", what, key) : 0;
+		return required ? need_member(ps, g, what, key) : 0;
 	v = conf_get_string(&ps->cc, s, kname(name, sizeof(name), what, key));
 	if (!v)
 		return -1;

@@ -36,6 +36,13 @@ const char *kname(char *buf, size_t size, const char *what, const char *key);
 int get_str(struct exp_parser *ps, const config_setting_t *g, const char *what,
 	    const char *key, bool required, char **out);
 
+/*
+ * need_member - "@what\"@key\" is required" (against @g) unless @g has a
+ * member @key: for a member whose getter takes it as optional.  0 or -1.
+ */
+int need_member(struct exp_parser *ps, const config_setting_t *g,
+		const char *what, const char *key);
+
 /* get_num - optional number member @key of @g in [@min, @max]; 0 or -1. */
 int get_num(struct exp_parser *ps, const config_setting_t *g, const char *what,
 	    const char *key, double min, double max, double *out);

@@ -40,10 +40,9 @@ static int parse_file(struct exp_parser *ps, const config_setting_t *g, int i,
 	if (group_head(ps, g, "files", i, FILE_KEYS, what, sizeof(what),
 		       &f->line, &f->name) ||
 	    get_str(ps, g, what, "path", true, &f->path) ||
-	    get_num(ps, g, what, "size_mib", 1, 1 << 24, &size))
+	    get_num(ps, g, what, "size_mib", 1, 1 << 24, &size) ||
+	    need_member(ps, g, what, "size_mib"))
 		return -1;
-	if (!config_setting_get_member(g, "size_mib"))
-		return perr(ps, g, "%s\"size_mib\" is required", what);
 	if (size != floor(size))
 		return perr(ps, config_setting_get_member(g, "size_mib"),
 			    "%s\"size_mib\" must be a whole number", what);
@@ -102,10 +101,9 @@ static int parse_workload(struct exp_parser *ps, const config_setting_t *g,
 		       &w->line, &w->name) ||
 	    get_strv(ps, g, what, "command", true, &w->argv, &w->argc) ||
 	    get_uint(ps, g, what, "start_ms", 0, 86400000, &w->start_ms) ||
-	    get_bool(ps, g, what, "throughput", &thr))
+	    get_bool(ps, g, what, "throughput", &thr) ||
+	    need_member(ps, g, what, "command"))
 		return -1;
-	if (!w->argv)
-		return perr(ps, g, "%s\"command\" is required", what);
 	if (check_subst_v(ps, config_setting_get_member(g, "command"),
 			  what, w->argv, w->argc))
 		return -1;
