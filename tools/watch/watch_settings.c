@@ -12,6 +12,15 @@
 #include "common/confcheck.h"
 #include "tools/watch/detector.h"
 
+/*
+ * A detector threshold in percent: its key is its struct det_params
+ * field's name, its option the key's.
+ */
+#define DET_PCT(field, min, max, dflt, h, d)				\
+	{ #field, NULL, WSET_NUM, WSET_FIELD(det.field),		\
+	  .lo = (min), .hi = (max), .def = (dflt), .unit = "%",		\
+	  .help = h, .doc = d }
+
 const struct watch_setting watch_settings[] = {
 	{ "interval_ms", NULL, WSET_UINT, WSET_FIELD(interval_ms),
 	  .lo = 10, .hi = 3600000, .def = 1000, .unit = "ms",
@@ -37,44 +46,40 @@ const struct watch_setting watch_settings[] = {
 		 "(relative to the memory hierarchy's root and starting "
 		 "with /, for example /system.slice/opensearch.service).  "
 		 "None: every memcg." },
-	{ "min_turnover_pct", NULL, WSET_NUM, WSET_FIELD(det.min_turnover_pct),
-	  .lo = 1, .hi = 1000, .def = 50, .unit = "%",
-	  .help = "pages evicted from the oldest generation, % of its "
-		  "pages, before it counts as turned over",
-	  .doc = "Pages evicted from the file type's oldest generation "
-		 "since the window began (lru_gen_full's counters on its "
-		 "min_seq row), in percent of the pages it holds, before "
-		 "eviction counts as having gone round it.  The window "
-		 "restarts when that generation changes, when max_seq moves "
-		 "and after each burst." },
-	{ "min_refault_pct", NULL, WSET_NUM, WSET_FIELD(det.min_refault_pct),
-	  .lo = 0, .hi = 100, .def = 50, .unit = "%",
-	  .help = "refaults per 100 evictions of the oldest generation "
-		  "that make it the working set",
-	  .doc = "Refaults of the pages evicted from the oldest generation "
-		 "in the window, in percent of those evictions, from which "
-		 "what is evicted is taken to be the working set (and they "
-		 "must have grown in the last interval)." },
-	{ "min_exposed_pct", NULL, WSET_NUM, WSET_FIELD(det.min_exposed_pct),
-	  .lo = 0.01, .hi = 100, .def = 2, .unit = "%",
-	  .help = "a generation above the oldest must hold this % of the "
-		  "file pages, else aging cannot help",
-	  .doc = "Aging is asked for only when a generation above the file "
-		 "min_seq holds this percentage of the memcg and node's file "
-		 "pages (in the one right above it, less the pages the kernel "
-		 "protected there): a working set that does not fit thrashes "
-		 "with every page in the oldest generation, and aging it only "
-		 "costs." },
-	{ "max_inflow_pct", NULL, WSET_NUM, WSET_FIELD(det.max_inflow_pct),
-	  .lo = 0, .hi = 1000, .def = 10, .unit = "%",
-	  .help = "growth above the oldest generation per interval, % of "
-		  "that interval's evictions, above which a reader is still "
-		  "bringing pages in: do not age yet",
-	  .doc = "Growth in the last interval of the file pages above the "
-		 "oldest generation, in percent of the pages evicted from it "
-		 "in that interval, above which a reader is taken to be still "
-		 "faulting pages in through a normal mapping; aging then would "
-		 "promote what it is reading, so the watcher waits." },
+	DET_PCT(min_turnover_pct, 1, 1000, 50,
+		"pages evicted from the oldest generation, % of its "
+		"pages, before it counts as turned over",
+		"Pages evicted from the file type's oldest generation "
+		"since the window began (lru_gen_full's counters on its "
+		"min_seq row), in percent of the pages it holds, before "
+		"eviction counts as having gone round it.  The window "
+		"restarts when that generation changes, when max_seq moves "
+		"and after each burst."),
+	DET_PCT(min_refault_pct, 0, 100, 50,
+		"refaults per 100 evictions of the oldest generation "
+		"that make it the working set",
+		"Refaults of the pages evicted from the oldest generation "
+		"in the window, in percent of those evictions, from which "
+		"what is evicted is taken to be the working set (and they "
+		"must have grown in the last interval)."),
+	DET_PCT(min_exposed_pct, 0.01, 100, 2,
+		"a generation above the oldest must hold this % of the "
+		"file pages, else aging cannot help",
+		"Aging is asked for only when a generation above the file "
+		"min_seq holds this percentage of the memcg and node's file "
+		"pages (in the one right above it, less the pages the kernel "
+		"protected there): a working set that does not fit thrashes "
+		"with every page in the oldest generation, and aging it only "
+		"costs."),
+	DET_PCT(max_inflow_pct, 0, 1000, 10,
+		"growth above the oldest generation per interval, % of "
+		"that interval's evictions, above which a reader is still "
+		"bringing pages in: do not age yet",
+		"Growth in the last interval of the file pages above the "
+		"oldest generation, in percent of the pages evicted from it "
+		"in that interval, above which a reader is taken to be still "
+		"faulting pages in through a normal mapping; aging then would "
+		"promote what it is reading, so the watcher waits."),
 	{ "max_agings_per_min", NULL, WSET_UINT,
 	  WSET_FIELD(det.max_agings_per_min),
 	  .lo = 1, .hi = DET_MAX_PER_MIN, .def = 8, .unit = "/min",
