@@ -16,14 +16,15 @@
 #    only read.  These kernels come split: linux-binary-VER (vmlinuz under
 #    /usr/lib/modules/VER/), linux-modules-VER (.ko.xz) and linux-base-VER
 #    (config, modules.builtin).
-#  - build: SERIES-rfc (6.12-rfc) is Debian's linux-source-SERIES with the
+#  - build: SERIES-rfc (6.12-rfc, 7.3-rfc) is Debian's linux-source-SERIES with the
 #    RFC's patch (tools/lab/rfc: "age when the oldest generation is
 #    thrashing"), built here by tools/lab/rfc/build.sh with a small config,
 #    everything built in, cached under $CACHE/rfc (make lab-kernel-rfc).
+#    7.3's source comes from trixie-backports through the private state.
 
 LAB_KEYRING=${LAB_KEYRING:-/usr/share/keyrings/debian-archive-keyring.gpg}
 LAB_APT_SUITES=${LAB_APT_SUITES:-trixie-backports sid}
-LAB_SERIES="7.3 7.2 6.12 6.1 6.12-rfc"
+LAB_SERIES="7.3 7.2 6.12 6.1 6.12-rfc 7.3-rfc"
 
 # kernel_series: "SOURCE EXTRA-PACKAGES" of $LAB_KERNEL on one line, then
 # its main package name patterns (ERE), best first.  EXTRA-PACKAGES are
@@ -31,9 +32,9 @@ LAB_SERIES="7.3 7.2 6.12 6.1 6.12-rfc"
 # none).  Adding a series is adding a case here.
 kernel_series() {
 	case $LAB_KERNEL in
-	6.12-rfc)
+	6.12-rfc|7.3-rfc)
 		echo "build -"
-		echo '^linux-source-6\.12$'
+		echo "^linux-source-${LAB_KERNEL%-rfc}\$" | sed 's/\./\\./g'
 		;;
 	7.3|7.2)
 		echo "private linux-modules-,linux-base-"
@@ -85,7 +86,7 @@ kernel_release() {
 # Where the series comes from, for messages.
 kernel_where() {
 	if [ "$(kernel_source)" = build ]; then
-		echo "Debian's linux-source-${LAB_KERNEL%-rfc} (this machine's apt sources) patched and built by tools/lab/rfc/build.sh"
+		echo "Debian's linux-source-${LAB_KERNEL%-rfc} ($(rfc_suite)) patched and built by tools/lab/rfc/build.sh"
 	elif [ "$(kernel_source)" = private ]; then
 		echo "Debian's $LAB_APT_SUITES (private apt state in $LAB_DIR/apt)"
 	else
@@ -116,6 +117,25 @@ cached_deb() {
 		[ -n "$deb" ] && { echo "$deb"; return 0; }
 	done
 	return 1
+}
+
+# rfc_suite: where a built series' source package comes from.
+rfc_suite() {
+	case $LAB_KERNEL in
+	7.*) echo "trixie-backports, the lab's private apt state" ;;
+	*) echo "this machine's apt sources, bookworm-security" ;;
+	esac
+}
+
+# rfc_apt_opts: the apt options build.sh looks the source package up with
+# (7.x: the private state, its lists fetched first if never fetched).
+rfc_apt_opts() {
+	case $LAB_KERNEL in
+	7.*)
+		[ -f "$PRIV_APT/.updated" ] || priv_apt_update >&2
+		priv_apt_opts
+		;;
+	esac
 }
 
 # ------------------------------------------------------- private apt state
@@ -293,7 +313,7 @@ unpack_modules() {
 fetch_kernel() {
 	local deb kver kdir x f e
 	if [ "$(kernel_source)" = build ]; then
-		CACHE=$CACHE bash "$LAB_SRC/rfc/build.sh" "${LAB_KERNEL%-rfc}" ||
+		CACHE=$CACHE RFC_APT_OPTS=$(rfc_apt_opts) bash "$LAB_SRC/rfc/build.sh" "${LAB_KERNEL%-rfc}" ||
 			die "cannot build the $LAB_KERNEL kernel (tools/lab/rfc/build.sh)"
 		return 0
 	fi

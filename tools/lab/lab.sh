@@ -172,7 +172,7 @@ build_initramfs() {
 	done
 	copy_elf "$(command -v mke2fs)" /sbin/mke2fs "$root"
 	[ -f /etc/mke2fs.conf ] && cp /etc/mke2fs.conf "$root/etc/"
-	# A kernel built here (LAB_KERNEL=6.12-rfc) has everything built in:
+	# A kernel built here (LAB_KERNEL=7.3-rfc, 6.12-rfc) has everything built in:
 	# an empty module list and no .ko files.
 	cp "$kdir/modules/order" "$root/lib/modules/"
 	for f in "$kdir"/modules/*.ko; do

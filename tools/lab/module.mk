@@ -13,9 +13,10 @@
 #   make lab-programs fio, LMDB, bbolt and advshim-load as the readers,
 #                     every fix, LAB_REPEAT (3) runs (LAB_PROGRAMS: which)
 #   make lab-kernel-rfc  builds the lab's RFC kernel alone (Debian's
-#                     linux-source-6.12 + tools/lab/rfc's patch, small
-#                     config; cached, incremental; LAB_KERNEL=6.12-rfc
-#                     boots it in every lab target)
+#                     linux-source-SERIES + tools/lab/rfc's patch, small
+#                     config; cached, incremental; LAB_KERNEL=7.3-rfc or
+#                     6.12-rfc (the default) picks it and boots it in
+#                     every lab target)
 #
 # The kernel packages, the unpacked kernels and the initramfs are cached
 # under $(BUILD)/lab/; results go to $(BUILD)/lab/runs/.  LAB_KERNEL=7.3,

@@ -10,7 +10,7 @@
 #   LAB_RECORD=1  every arm records frames.txt etc. (guest/record.sh) for
 #                 tools/lab/replay.sh; off by default, it slows recovery
 #   LAB_ARMS="none lru-off"   only these arms of each workload (default all;
-#                 the rfc-on and rfc-off arms only on LAB_KERNEL=6.12-rfc)
+#                 the rfc-on and rfc-off arms only on LAB_KERNEL=*-rfc)
 #
 # Results: build/lab/runs/programs-KERNEL-DATE/ (programs-latest and
 # programs-KERNEL-latest point at the newest): runs.tsv (one row per arm

@@ -4,7 +4,8 @@
 # build.sh SERIES - builds the lab kernel "SERIES-rfc": Debian's own kernel
 # source of SERIES (apt: linux-source-SERIES) with the RFC's patch
 # (age-on-thrash-SERIES.patch beside this script) and a small config
-# (make tinyconfig + guest.config: what the lab guest needs, all built in).
+# (make tinyconfig + guest.config + guest-SERIES.config: what the lab
+# guest needs, all built in).
 # Prints the kernel directory the lab boots from (vmlinuz, config, version,
 # an empty module list), the layout fetch_kernel in kernel.sh makes.
 #
@@ -20,7 +21,9 @@
 #
 # Environment: CACHE (required), RFC_JOBS (make -j, default 2),
 # RFC_NICE (nice level, default 15), RFC_SRC_VERSION (a linux-source
-# package version instead of the newest apt knows).
+# package version instead of the newest apt knows), RFC_APT_OPTS (apt
+# options naming other lists than the system's: kernel.sh passes the
+# lab's private apt state for 7.x, whose sources are in trixie-backports).
 set -euo pipefail
 
 RFC_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -43,11 +46,13 @@ source_deb() {
 	if [ -z "$deb" ]; then
 		command -v apt-get >/dev/null || die "apt-get missing: cannot download $pkg"
 		spec=$pkg${RFC_SRC_VERSION:+=$RFC_SRC_VERSION}
-		apt-cache show "$spec" >/dev/null 2>&1 ||
-			die "no package $spec in this machine's apt lists (bookworm-security has linux-source-6.12; run apt-get update)"
+		# shellcheck disable=SC2086
+		apt-cache ${RFC_APT_OPTS:-} show "$spec" >/dev/null 2>&1 ||
+			die "no package $spec in the apt lists searched (6.12: bookworm-security, run apt-get update; 7.x: the lab's trixie-backports lists)"
 		mkdir -p "$CACHE/debs"
 		note "downloading $spec"
-		(cd "$CACHE/debs" && apt-get download -q "$spec" >"$CACHE/rfc-download.log" 2>&1) ||
+		# shellcheck disable=SC2086
+		(cd "$CACHE/debs" && apt-get download -q ${RFC_APT_OPTS:-} "$spec" >"$CACHE/rfc-download.log" 2>&1) ||
 			die "apt-get download $spec failed: $(tail -n 1 "$CACHE/rfc-download.log")"
 		deb=$(ls "$CACHE/debs/${pkg}_"*.deb | sort -V | tail -n 1)
 	fi
@@ -97,7 +102,7 @@ configure() {
 	mkdir -p "$obj"
 	make -s -C "$src" O="$obj" ARCH=x86_64 tinyconfig >"$obj/config.log" 2>&1 ||
 		die "make tinyconfig failed: $(tail -n 3 "$obj/config.log")"
-	{ grep -v '^#' "$frag" | grep .; echo "CONFIG_LOCALVERSION=\"$LOCALVERSION\""; } >"$obj/fragment"
+	{ grep -hv '^#' "$frag" | grep .; echo "CONFIG_LOCALVERSION=\"$LOCALVERSION\""; } >"$obj/fragment"
 	(cd "$obj" && "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" .config fragment) \
 		>>"$obj/config.log" 2>&1 || die "merge_config.sh failed (see $obj/config.log)"
 	make -s -C "$src" O="$obj" ARCH=x86_64 olddefconfig >>"$obj/config.log" 2>&1 ||
@@ -135,7 +140,9 @@ main() {
 	src=$(unpack "$deb" "$ver")
 	obj=$CACHE/rfc/obj-$ver
 	apply_patch "$src" "$patch"
-	configure "$src" "$obj" "$RFC_SRC/guest.config"
+	[ -f "$RFC_SRC/guest-$SERIES.config" ] || die "no guest-$SERIES.config beside guest.config"
+	cat "$RFC_SRC/guest.config" "$RFC_SRC/guest-$SERIES.config" >"$CACHE/rfc/guest-$SERIES.config"
+	configure "$src" "$obj" "$CACHE/rfc/guest-$SERIES.config"
 	build "$src" "$obj"
 	kver=$(cat "$obj/include/config/kernel.release")
 	kdir=$CACHE/kernel-$kver
