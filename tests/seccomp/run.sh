@@ -6,7 +6,8 @@
 # in /proc/PID/smaps (rr = MADV_RANDOM in force), exit statuses and
 # deaths by signal, errno values, /proc/PID/status.
 #   the static probe (tests/seccomp/probe.c): rr gone under the default
-#     policy, kept by a `keep` rule and on anonymous memory, EINVAL and
+#     policy, kept by a `keep` rule, by the adaptive default for a file
+#     larger than its memcg (and logged why), and on anonymous memory, EINVAL and
 #     ENOMEM as without the filter, its pid, exit code and signal its own,
 #     per-process decisions (`processes`, also across an exec in place),
 #     fadvise64 trapped only when a
@@ -81,6 +82,41 @@ if [ $RC -eq 0 ] && has "madvise=0 errno=0 rr=0" &&
 else
 	bad default "rc $RC"
 fi
+
+# 1b. The default policy where the file does not fit the process's memcg:
+# the adaptive rule keeps RANDOM (rr stays), and the info log says so,
+# with the figures (a 16 MiB file in an 8 MiB memcg, v2 or v1).
+nofit_cg() {
+	for d in /sys/fs/cgroup/unified /sys/fs/cgroup; do
+		[ -f "$d/cgroup.controllers" ] && grep -qw memory "$d/cgroup.controllers" &&
+			grep -qw memory "$d/cgroup.subtree_control" 2>/dev/null &&
+			mkdir -p "$d/advshim-seccomp-nofit" 2>/dev/null &&
+			echo 8M >"$d/advshim-seccomp-nofit/memory.max" 2>/dev/null &&
+			{ echo "$d/advshim-seccomp-nofit"; return 0; }
+	done
+	d=/sys/fs/cgroup/memory
+	[ -f "$d/memory.limit_in_bytes" ] && mkdir -p "$d/advshim-seccomp-nofit" 2>/dev/null &&
+		echo 8M >"$d/advshim-seccomp-nofit/memory.limit_in_bytes" 2>/dev/null &&
+		{ echo "$d/advshim-seccomp-nofit"; return 0; }
+	return 1
+}
+head -c 16777216 /dev/urandom >"$T/big.bin"
+if CG=$(nofit_cg); then
+	timeout 20 sh -c 'echo $$ >"$0/cgroup.procs" && exec "$1" run --seccomp -l info -- "$2" rr "$3"' \
+		"$CG" "$A" "$P" "$T/big.bin" >"$T/out" 2>"$T/err"
+	RC=$?
+	wait_log "$T/err" "calls trapped"
+	if [ $RC -eq 0 ] && has "madvise=0 errno=0 rr=1" &&
+	   has_err "$T/big.bin: continued (default: adaptive, random; random (does not fit: need 16 MiB"; then
+		ok "--seccomp, default policy, a file larger than its memcg: rr kept, the info log says why (adaptive, random, the figures)"
+	else
+		bad nofit "rc $RC"
+	fi
+	rmdir "$CG" 2>/dev/null
+else
+	skipped nofit "no memory cgroup could be made here (not root, or no memory controller)"
+fi
+rm -f "$T/big.bin"
 
 # 2. The program keeps the pid advshim run had (exec, not a child).
 timeout 20 sh -c 'echo "sh=$$"; exec "$0" run --seccomp -- "$1" rr "$2"' \

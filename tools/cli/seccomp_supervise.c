@@ -65,7 +65,7 @@ static uint64_t hash_of(pid_t tgid, const char *path)
 }
 
 /* True the first time (@tgid, @path) is seen (or when the set is full). */
-static bool first_drop(struct sup *s, pid_t tgid, const char *path)
+static bool first_seen(struct sup *s, pid_t tgid, const char *path)
 {
 	uint64_t h = hash_of(tgid, path);
 	size_t i, slot = h % LOGGED_SLOTS;
@@ -91,8 +91,13 @@ static void log_call(struct sup *s, const struct secd_call *c,
 
 	if (s->level < POLICY_LOG_INFO)
 		return;
+	/*
+	 * info: the first decision per file and process that the policy made:
+	 * a drop, or an adaptive rule keeping RANDOM (with the figures why).
+	 */
 	if (s->level < POLICY_LOG_DEBUG &&
-	    (r->answer != SECD_DROP || !first_drop(s, r->tgid, r->path)))
+	    ((r->answer != SECD_DROP && r->why != SECD_W_ADAPT_RANDOM) ||
+	     !first_seen(s, r->tgid, r->path)))
 		return;
 	if (c->nr == __NR_madvise)
 		snprintf(call, sizeof(call), "madvise(%#llx, %llu, random)",
