@@ -22,6 +22,10 @@
 #   COLD_ARGS=a,b               more advshim-load stream options (commas)
 #   SHIM=off|default|FILE       preload libadvshim.so into the readers
 #                               (default policy or FILE)
+#   SHIM=seccomp[:FILE]         run them under `advshim run --seccomp`
+#                               (the default policy or FILE, through
+#                               seccomp user notification: static and Go
+#                               programs); the supervisor logs at info
 #   COLD_SHIM=off|default|FILE  the same for the cold reader (default SHIM)
 #   LRU_GEN=y|n                 MGLRU on or off for this arm (default y)
 #   RFC=on|off|-                the RFC kernel's lru_gen_age_on_thrash for
@@ -73,6 +77,8 @@ preload_env() {
 	case $1 in
 	off) echo "ADVSHIM_LAB=off" ;;
 	default) echo "LD_PRELOAD=/opt/advshim/bin/libadvshim.so" ;;
+	seccomp) echo "ADVSHIM_LAB=seccomp advshim run -l info --seccomp --" ;;
+	seccomp:*) echo "ADVSHIM_LAB=seccomp advshim run -l info --policy ${1#seccomp:} --seccomp --" ;;
 	*) echo "LD_PRELOAD=/opt/advshim/bin/libadvshim.so ADVSHIM_CONFIG=$1" ;;
 	esac
 }
@@ -90,8 +96,13 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 for s in "$SHIM" "$COLD_SHIM"; do
-	[ "$s" = off ] || need_bin libadvshim.so
-	case $s in off|default) ;; *) [ -f "$s" ] || die "policy $s not found" ;; esac
+	case $s in
+	off) ;;
+	seccomp) need_bin advshim ;;
+	seccomp:*) need_bin advshim; [ -f "${s#seccomp:}" ] || die "policy ${s#seccomp:} not found" ;;
+	default) need_bin libadvshim.so ;;
+	*) need_bin libadvshim.so; [ -f "$s" ] || die "policy $s not found" ;;
+	esac
 done
 rm -f "$dir/ok"
 wl_prepare
