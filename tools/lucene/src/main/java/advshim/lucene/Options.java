@@ -4,10 +4,13 @@ package advshim.lucene;
 import java.nio.file.Path;
 import java.util.Set;
 
+import advshim.bench.Args;
+
 /**
  * The command line of both modes.  Options take their value as the next
- * word or after '=' (--threads 4, --threads=4); every bad value is a
- * UsageException naming the option.
+ * word or after '=' (--threads 4, --threads=4; the words split by
+ * advshim.bench.Args); every bad value is a UsageException naming the
+ * option.
  */
 final class Options {
 	/** What --read-advice asks Lucene for. */
@@ -65,32 +68,22 @@ final class Options {
 			return o;
 		if (!o.mode.equals("index") && !o.mode.equals("search"))
 			throw new UsageException("unknown mode '" + o.mode + "' (index, search or version)");
-		for (int i = 1; i < argv.length; i++) {
-			String a = argv[i], v = null;
-			int eq = a.indexOf('=');
+		for (Args w = new Args(argv, 1); w.next();) {
+			String a = w.name(), v;
 
-			if (!a.startsWith("--")) {
+			if (!w.isOption()) {
 				if (o.dir != null)
-					throw new UsageException("unexpected argument '" + a + "'");
-				o.dir = Path.of(a);
-				continue;
-			}
-			if (eq > 0) {
-				v = a.substring(eq + 1);
-				a = a.substring(0, eq);
-			}
-			if (isFlag(a)) {
-				if (v != null)
+					throw new UsageException("unexpected argument '" + w.word() + "'");
+				o.dir = Path.of(w.word());
+			} else if (isFlag(a)) {
+				if (w.inlineValue() != null)
 					throw new UsageException(a + " takes no value");
 				o.flag(a);
-				continue;
+			} else if ((v = w.value()) == null) {
+				throw new UsageException(a + " needs a value");
+			} else {
+				o.option(a, v);
 			}
-			if (v == null) {
-				if (++i == argv.length)
-					throw new UsageException(a + " needs a value");
-				v = argv[i];
-			}
-			o.option(a, v);
 		}
 		o.check();
 		return o;

@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import advshim.bench.Args;
+
 /**
  * The k-NN client's command line.  Both modes talk to the node whose home
  * directory is given (its http.port and node.pid files, NodeMain):
@@ -15,7 +17,8 @@ import java.nio.file.Path;
  *   search HOME --threads T (--duration S | --queries Q) [--index NAME] [--k 10]
  *             [--seed S] [--interval-ms MS] [--hash-queries N]
  *
- * Options take their value as the next word or after '='.
+ * Options take their value as the next word or after '=' (the words split
+ * by advshim.bench.Args).
  */
 final class Client {
 	static final String USAGE =
@@ -86,29 +89,21 @@ final class Client {
 		if (argv.length == 0 || !(argv[0].equals("load") || argv[0].equals("search")))
 			throw new IllegalArgumentException(argv.length == 0 ? "no mode given" : "unknown mode '" + argv[0] + "'");
 		o.mode = argv[0];
-		for (int i = 1; i < argv.length; i++) {
-			String a = argv[i], v = null;
-			int eq = a.indexOf('=');
+		for (Args w = new Args(argv, 1); w.next();) {
+			String v;
 
-			if (!a.startsWith("--")) {
+			if (!w.isOption()) {
 				if (o.home != null)
-					throw new IllegalArgumentException("unexpected argument '" + a + "'");
-				o.home = Path.of(a);
-				continue;
-			}
-			if (a.equals("--compound")) {
+					throw new IllegalArgumentException("unexpected argument '" + w.word() + "'");
+				o.home = Path.of(w.word());
+			} else if (w.word().equals("--compound")) {
+				// Only the bare word: --compound=VALUE is an unknown option.
 				o.compound = true;
-				continue;
-			}
-			if (eq > 0) {
-				v = a.substring(eq + 1);
-				a = a.substring(0, eq);
-			} else if (++i < argv.length) {
-				v = argv[i];
+			} else if ((v = w.value()) == null) {
+				throw new IllegalArgumentException(w.name() + " needs a value");
 			} else {
-				throw new IllegalArgumentException(a + " needs a value");
+				o.set(w.name(), v);
 			}
-			o.set(a, v);
 		}
 		o.validate();
 		return o;
