@@ -91,6 +91,14 @@ jvm_launcher() {
 		mv "$2.tmp" "$2" || exit 1
 }
 
+# jvm_install SRC DST - copies SRC (a jar Maven made) to DST through
+# DST.tmp renamed over it, so DST is a new file: a JVM started on the old
+# DST (a soak, a node) keeps the jar it opened, where cp onto DST would
+# truncate and rewrite that very file under it.  Exits 1 when it cannot.
+jvm_install() {
+	cp "$1" "$2.tmp" && mv -f "$2.tmp" "$2" || exit 1
+}
+
 # jvm_version - the JDK's version (JAVA_VERSION of its release file).
 jvm_version() {
 	sed -n 's/^JAVA_VERSION="\(.*\)"/\1/p' "$jdk/release"

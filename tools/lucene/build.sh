@@ -24,8 +24,8 @@ if jvm_failed "$log" "$out/target/advshim-lucene.jar"; then
 fi
 rm -rf "$out/lib"
 mkdir -p "$out/lib"
-cp "$out/target/lib/"*.jar "$out/lib/" &&
-	cp "$out/target/advshim-lucene.jar" "$build/advshim-lucene.jar" || exit 1
+cp "$out/target/lib/"*.jar "$out/lib/" || exit 1
+jvm_install "$out/target/advshim-lucene.jar" "$build/advshim-lucene.jar"
 jvm_launcher "$here/advshim-lucene.in" "$build/advshim-lucene"
 echo "$version" >"$out/version"
 echo "advshim-lucene: built with lucene-core $version on $(jvm_version) ($jdk)"

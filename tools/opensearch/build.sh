@@ -36,8 +36,8 @@ rm -rf "$out/lib" "$out/knn" "$out/config"
 mkdir -p "$out/lib" "$out/config"
 cp "$out/target/lib/"*.jar "$out/lib/" &&
 	cp -r "$out/target/knn" "$out/knn" &&
-	cp "$here/config/log4j2.properties" "$out/config/" &&
-	cp "$out/target/advshim-opensearch.jar" "$out/advshim-opensearch.jar" || exit 1
+	cp "$here/config/log4j2.properties" "$out/config/" || exit 1
+jvm_install "$out/target/advshim-opensearch.jar" "$out/advshim-opensearch.jar"
 jvm_launcher "$here/advshim-opensearch.in" "$build/advshim-opensearch"
 echo "$version" >"$out/version"
 echo "advshim-opensearch: built with OpenSearch $version, k-NN $(sed -n 's/^version=//p' "$out/knn/plugin-descriptor.properties") on $(jvm_version)"
