@@ -147,12 +147,14 @@ if command -v fio >/dev/null 2>&1; then
 			note() { :; }; die() { echo "die: $*"; exit 1; }
 			. "$LAB_SRC/programs.sh"; programs_arms "$0" && awk "{ print \$1 }" "$0" | tr "\n" " "' "$tmp/arms.$1"
 	}
-	stock=$(pick 6.12 ""); rfc=$(pick 6.12-rfc "none rfc-on")
-	case $stock in *rfc*|die*|'') ok=0 ;; *) ok=1 ;; esac
-	if [ "$ok" = 1 ] && [ "$rfc" = "fio-none fio-rfc-on " ]; then
-		echo "ok   programs.sh: rfc arms left out on 6.12, picked on 6.12-rfc ($rfc)"
+	stock=$(pick 6.12 ""); stock73=$(pick 7.3 ""); rfc=$(pick 6.12-rfc "none rfc-on")
+	rfc73=$(pick 7.3-rfc "rfc-off watch")
+	case "$stock $stock73" in *rfc*|die*|' ') ok=0 ;; *) ok=1 ;; esac
+	if [ "$ok" = 1 ] && [ "$rfc" = "fio-none fio-rfc-on " ] &&
+	   [ "$rfc73" = "fio-watch fio-rfc-off " ]; then
+		echo "ok   programs.sh: rfc arms left out on 6.12 and 7.3, picked on 6.12-rfc ($rfc) and 7.3-rfc ($rfc73)"
 	else
-		echo "FAIL programs.sh arms: on 6.12 '$stock', on 6.12-rfc with LAB_ARMS='none rfc-on' '$rfc'"
+		echo "FAIL programs.sh arms: on 6.12 '$stock', 7.3 '$stock73', on 6.12-rfc with LAB_ARMS='none rfc-on' '$rfc', on 7.3-rfc with 'rfc-off watch' '$rfc73'"
 		fails=$((fails + 1))
 	fi
 else
