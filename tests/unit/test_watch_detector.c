@@ -257,6 +257,42 @@ Test(detector, aged_restarts_and_the_cap_holds)
 	cr_assert_geq(t, 60);
 }
 
+/*
+ * After its own burst the detector waits for a whole turnover of F: pages
+ * that reach F + 1 meanwhile (on 7.x the working set's refaults are
+ * activated there) get no second burst at half a turnover.  The first
+ * window that turns over whole ends the wait.
+ */
+Test(detector, a_burst_waits_for_a_whole_turnover)
+{
+	static const unsigned long folded[4] = { 10000, 0, 0, 0 };
+	static const unsigned long back_above[4] = { 9000, 1000, 0, 0 };
+	struct det_state st;
+	struct det_out o;
+
+	det_init(&st);
+	step(&st, smp(0, 7, 20000, 18000, 0, LAYOUT), &o);
+	cr_assert_eq(step(&st, smp(1, 7, 40000, 36000, 0, LAYOUT), &o), DET_AGE);
+	det_aged(&st, 1000, o.steps);
+	/* the burst folded everything into F: F and max_seq moved */
+	cr_assert_eq(step(&st, smp(2, 11, 0, 0, 0, folded), &o), DET_HEALTHY);
+	cr_assert_eq(step(&st, smp(3, 11, 3000, 2500, 0, folded), &o),
+		     DET_NOT_TURNED);
+	/* 60% turned over, 83% refaulted, 10% above F: not yet */
+	cr_assert_eq(step(&st, smp(4, 11, 6000, 5000, 0, back_above), &o),
+		     DET_NOT_TURNED, "%s", o.why);
+	cr_assert(strstr(o.why, "since the last burst"));
+	cr_assert_eq(step(&st, smp(5, 11, 8000, 6600, 0, back_above), &o),
+		     DET_NOT_TURNED);
+	/* a whole turnover: the usual rule again (nothing grew above F) */
+	cr_assert_eq(step(&st, smp(6, 11, 9500, 8000, 0, back_above), &o),
+		     DET_AGE, "%s", o.why);
+	det_init(&st);
+	step(&st, smp(0, 11, 3000, 2500, 0, back_above), &o);
+	cr_assert_eq(step(&st, smp(1, 11, 6000, 5000, 0, back_above), &o),
+		     DET_AGE, "without a burst before, half a turnover does");
+}
+
 /* Dry run counts what was asked; a failed write counts one step. */
 Test(detector, dry_and_failed_count_toward_the_cap)
 {

@@ -134,10 +134,15 @@ static void verdict(struct det_out *out, enum det_verdict v, const char *why)
 	out->why = why;
 }
 
-/* Conditions 1 and 2 over the window: is the oldest generation recycling? */
-static bool recycling(const struct det_state *st, const struct det_params *p,
+/*
+ * Conditions 1 and 2 over the window: is the oldest generation recycling?
+ * After a burst of our own, condition 1 wants a whole turnover, and the
+ * first window that has one ends that (detector.h).
+ */
+static bool recycling(struct det_state *st, const struct det_params *p,
 		      const struct det_sample *s, struct det_out *out)
 {
+	double turnover_pct = st->after_burst ? 100.0 : p->min_turnover_pct;
 	/* a fresh window compares with its start: F's counters restarted */
 	bool grew = st->fresh ? s->refaulted > st->base_refaulted :
 		    s->refaulted > st->prev.refaulted;
@@ -155,11 +160,14 @@ static bool recycling(const struct det_state *st, const struct det_params *p,
 		return false;
 	}
 	if (!out->oldest || !pct_of(out->evicted, out->oldest,
-				    p->min_turnover_pct)) {
-		verdict(out, DET_NOT_TURNED, "the oldest generation has not "
-			"been evicted round yet");
+				    turnover_pct)) {
+		verdict(out, DET_NOT_TURNED, st->after_burst ?
+			"since the last burst the oldest generation has not "
+			"been evicted round once" :
+			"the oldest generation has not been evicted round yet");
 		return false;
 	}
+	st->after_burst = false;
 	if (!pct_of(out->refaulted, out->evicted, p->min_refault_pct) ||
 	    !grew) {
 		verdict(out, DET_NOT_REFAULTING, "evicted pages do not come "
@@ -246,6 +254,7 @@ void det_step(struct det_state *st, const struct det_params *p,
 void det_aged(struct det_state *st, uint64_t now_ms, unsigned int steps)
 {
 	note_agings(st, now_ms, steps);
+	st->after_burst = true;
 	st->base_evicted = st->prev.evicted;
 	st->base_refaulted = st->prev.refaulted;
 }

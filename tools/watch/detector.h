@@ -38,6 +38,13 @@
  *     window has no growth to judge and waits.
  * Then it asks to age (DET_AGE) with a burst of out.steps commands in one
  * write(2), unless that exceeds max_agings_per_min (DET_RATE_LIMITED).
+ * After a burst of its own (det_aged(), det_dry_aged()) condition 1 asks
+ * for a whole turnover (E - E0 >= O) before the next: the burst folded the
+ * cold pages into F, and eviction reaches every page of F within one
+ * turnover wherever the fold put them; a second burst before that only
+ * folds again, and the pages it sees above F are the working set's
+ * refaults (on 7.x activated into max_seq - 1), not the cold file.  The
+ * first window that turns over whole ends that.
  * The burst folds every generation up to the youngest exposed one into F:
  * MAX_NR_GENS - (max_seq - exposed_seq) steps (4 when the exposed pages
  * are in max_seq).  Folding moves a generation's pages to the tail of the
@@ -100,6 +107,7 @@ struct det_state {
 	bool fresh;			/* window began at this sample */
 	bool moved;			/* ... because F or max_seq moved */
 	bool was_thrashing;
+	bool after_burst;		/* since det_aged: a whole turnover */
 	unsigned int asked;		/* steps of the last DET_AGE */
 	uint64_t agings_ms[DET_RATE_WINDOW];	/* ring of step times */
 	unsigned int nr_agings;
@@ -138,7 +146,8 @@ void det_step(struct det_state *st, const struct det_params *p,
 
 /*
  * det_aged - @steps aging steps took effect at @now_ms: they count toward
- * the rate cap, and the window restarts at the last sample's counters.
+ * the rate cap, the window restarts at the last sample's counters, and the
+ * next burst waits for a whole turnover of F.
  */
 void det_aged(struct det_state *st, uint64_t now_ms, unsigned int steps);
 

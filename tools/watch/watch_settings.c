@@ -54,7 +54,9 @@ const struct watch_setting watch_settings[] = {
 		"min_seq row), in percent of the pages it holds, before "
 		"eviction counts as having gone round it.  The window "
 		"restarts when that generation changes, when max_seq moves "
-		"and after each burst."),
+		"and after each burst; after a burst of the watcher's own "
+		"the next one needs a whole turnover (100%), whatever this "
+		"says."),
 	DET_PCT(min_refault_pct, 0, 100, 50,
 		"refaults per 100 evictions of the oldest generation "
 		"that make it the working set",
@@ -87,7 +89,7 @@ const struct watch_setting watch_settings[] = {
 	  .doc = "Upper bound on the aging steps (max_seq moves) of one "
 		 "memcg and node in a minute; a burst is written only when "
 		 "all its steps fit (a safety cap: the rule itself waits for "
-		 "a new turnover after each burst)." },
+		 "a whole turnover after each burst)." },
 };
 
 const size_t watch_nr_settings =
