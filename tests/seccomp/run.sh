@@ -85,23 +85,11 @@ fi
 
 # 1b. The default policy where the file does not fit the process's memcg:
 # the adaptive rule keeps RANDOM (rr stays), and the info log says so,
-# with the figures (a 16 MiB file in an 8 MiB memcg, v2 or v1).
-nofit_cg() {
-	for d in /sys/fs/cgroup/unified /sys/fs/cgroup; do
-		[ -f "$d/cgroup.controllers" ] && grep -qw memory "$d/cgroup.controllers" &&
-			grep -qw memory "$d/cgroup.subtree_control" 2>/dev/null &&
-			mkdir -p "$d/advshim-seccomp-nofit" 2>/dev/null &&
-			echo 8M >"$d/advshim-seccomp-nofit/memory.max" 2>/dev/null &&
-			{ echo "$d/advshim-seccomp-nofit"; return 0; }
-	done
-	d=/sys/fs/cgroup/memory
-	[ -f "$d/memory.limit_in_bytes" ] && mkdir -p "$d/advshim-seccomp-nofit" 2>/dev/null &&
-		echo 8M >"$d/advshim-seccomp-nofit/memory.limit_in_bytes" 2>/dev/null &&
-		{ echo "$d/advshim-seccomp-nofit"; return 0; }
-	return 1
-}
+# with the figures (a 16 MiB file in an 8 MiB memcg, v2 or v1: the
+# soak's memcg_create).
+. "$(dirname "$0")/../../tools/lucene/soak/memcg.sh"
 head -c 16777216 /dev/urandom >"$T/big.bin"
-if CG=$(nofit_cg); then
+if CG=$(memcg_create "advshim-seccomp-nofit-$$" $((8 << 20))); then
 	timeout 20 sh -c 'echo $$ >"$0/cgroup.procs" && exec "$1" run --seccomp -l info -- "$2" rr "$3"' \
 		"$CG" "$A" "$P" "$T/big.bin" >"$T/out" 2>"$T/err"
 	RC=$?
@@ -112,9 +100,9 @@ if CG=$(nofit_cg); then
 	else
 		bad nofit "rc $RC"
 	fi
-	rmdir "$CG" 2>/dev/null
+	memcg_remove "$CG"
 else
-	skipped nofit "no memory cgroup could be made here (not root, or no memory controller)"
+	skipped nofit "$CG"
 fi
 rm -f "$T/big.bin"
 

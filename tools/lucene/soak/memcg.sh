@@ -1,6 +1,7 @@
-# memcg.sh - sourced by soak.sh: a memory cgroup of the soak's own, as a
-# child of the caller's (cgroup v2 when the unified hierarchy has the
-# memory controller, else the v1 memory hierarchy).  Needs root.
+# memcg.sh - sourced by soak.sh and tests/seccomp/run.sh: a memory cgroup
+# of the caller's own, as a child of the caller's (cgroup v2 when the
+# unified hierarchy has the memory controller, else the v1 memory
+# hierarchy).  Needs root.
 
 # memcg_create NAME BYTES - creates the child NAME limited to BYTES and
 # prints its directory; prints the reason and returns 1 when it cannot.
