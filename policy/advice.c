@@ -87,10 +87,15 @@ static enum adv_kind kind_of(int advice, bool fadv)
 	return ADV_OTHER;
 }
 
-enum adv_kind adv_from_madvise(int advice)
-{
-	return kind_of(advice, false);
-}
+_Static_assert(MADV_NORMAL == ADV_NORMAL && MADV_RANDOM == ADV_RANDOM &&
+	       MADV_SEQUENTIAL == ADV_SEQUENTIAL &&
+	       MADV_WILLNEED == ADV_WILLNEED && MADV_DONTNEED == ADV_DONTNEED &&
+	       POSIX_MADV_NORMAL == ADV_NORMAL &&
+	       POSIX_MADV_RANDOM == ADV_RANDOM &&
+	       POSIX_MADV_SEQUENTIAL == ADV_SEQUENTIAL &&
+	       POSIX_MADV_WILLNEED == ADV_WILLNEED &&
+	       POSIX_MADV_DONTNEED == ADV_DONTNEED,
+	       "adv_from_madvise (policy.h) maps MADV_* 0..4 to the kinds");
 
 enum adv_kind adv_from_fadvise(int advice)
 {

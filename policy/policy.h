@@ -213,8 +213,17 @@ const char *adv_kind_name(enum adv_kind kind);
 /* adv_kind_parse - the kind named @name: 0, or -1 for an unknown name. */
 int adv_kind_parse(const char *name, enum adv_kind *kind);
 
-/* adv_from_madvise - MADV_* (== POSIX_MADV_* for 0..4); ADV_OTHER else. */
-enum adv_kind adv_from_madvise(int advice);
+/*
+ * adv_from_madvise - MADV_* (== POSIX_MADV_* for 0..4); ADV_OTHER else.
+ * Inline, as it is on every intercepted madvise: Linux numbers
+ * MADV_NORMAL .. MADV_DONTNEED 0..4 on every architecture, in enum
+ * adv_kind's order (advice.c asserts it).
+ */
+static inline enum adv_kind adv_from_madvise(int advice)
+{
+	return (unsigned int)advice <= ADV_DONTNEED ? (enum adv_kind)advice :
+						       ADV_OTHER;
+}
 
 /* adv_from_fadvise - POSIX_FADV_*; ADV_OTHER for anything else. */
 enum adv_kind adv_from_fadvise(int advice);

@@ -155,11 +155,11 @@ int decide_code(enum adv_family family, struct adv_action a) SHIM_HIDDEN;
 static inline void decide_count(int advice, int to)
 {
 	if (to == advice)
-		STAT_INC(kept);
+		STAT_HOT(kept);
 	else if (to == ADV_SKIP)
-		STAT_INC(skipped);
+		STAT_HOT(skipped);
 	else
-		STAT_INC(rewritten);
+		STAT_HOT(rewritten);
 }
 
 /*

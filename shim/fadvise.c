@@ -57,10 +57,10 @@ static int fadvise_common(int fd, off_t off, off_t len, int advice, bool is64)
 	if (!shim_activate())
 		goto call;
 	if (likely(!shim_acts_on(c.family, c.kind))) {
-		STAT_INC(passed[ADV_FAMILY_FADVISE][c.kind]);
+		STAT_HOT(passed[ADV_FAMILY_FADVISE][c.kind]);
 		goto call;
 	}
-	STAT_INC(calls[ADV_FAMILY_FADVISE][c.kind]);
+	STAT_HOT(calls[ADV_FAMILY_FADVISE][c.kind]);
 	saved = errno;
 	shim_busy++;
 	if (!syscall(SYS_fstat, fd, &st) && S_ISREG(st.st_mode))

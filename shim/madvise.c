@@ -3,10 +3,11 @@
  * madvise.c - madvise and posix_madvise.
  *
  * Advice no rule changes (MADV_DONTNEED on anonymous memory, HotSpot's
- * probes) goes straight to the next definition: no lock, one relaxed
- * counter add (stats `passed`).  Lazy init is triggered only by advice
- * allocators never give (they use DONTNEED, FREE, HUGEPAGE and friends,
- * sometimes under their own locks, where init's mallocs could deadlock).
+ * probes) goes straight to the next definition (pass_fast): no lock, no
+ * stack frame, one add to the thread's own counter (stats `passed`).
+ * Lazy init is triggered only by advice allocators never give (they use
+ * DONTNEED, FREE, HUGEPAGE and friends, sometimes under their own locks,
+ * where init's mallocs could deadlock).
  * MADV_DONTFORK and MADV_DOFORK also keep dontfork.c's records in step.
  */
 #include <errno.h>
@@ -19,7 +20,7 @@
  * call in `calls` if so and in `passed` if not; calls made while the shim
  * is not active are neither examined nor counted.
  */
-static inline bool examine(enum adv_kind kind)
+static inline __attribute__((always_inline)) bool examine(enum adv_kind kind)
 {
 	bool ok;
 
@@ -38,10 +39,10 @@ static inline bool examine(enum adv_kind kind)
 	if (!ok)
 		return false;
 	if (likely(!shim_acts_on(ADV_FAMILY_MADVISE, kind))) {
-		STAT_INC(passed[ADV_FAMILY_MADVISE][kind]);
+		STAT_HOT(passed[ADV_FAMILY_MADVISE][kind]);
 		return false;
 	}
-	STAT_INC(calls[ADV_FAMILY_MADVISE][kind]);
+	STAT_HOT(calls[ADV_FAMILY_MADVISE][kind]);
 	return true;
 }
 
@@ -92,11 +93,35 @@ static inline __attribute__((always_inline)) int advise(void *addr, size_t len,
 	return r;
 }
 
-SHIM_EXPORT int madvise(void *addr, size_t len, int advice)
+/*
+ * pass_fast - true if @advice goes on unexamined, counted in this thread's
+ * slot: the shim active, no rule acting on the advice, the thread holding
+ * a slot (STAT_HOT), and for madvise (@posix false) not MADV_DONTFORK or
+ * MADV_DOFORK.  Everything else takes the decided path, out of line: the
+ * fast path then needs no stack frame and ends in a tail call.
+ */
+static inline __attribute__((always_inline)) bool pass_fast(int advice,
+							     bool posix)
+{
+	enum adv_kind kind = adv_from_madvise(advice);
+	struct advshim_stats_slot *slot = shim_stat_slot;
+	uint64_t *n;
+
+	/* MADV_DONTFORK (10) and MADV_DOFORK (11): one compare. */
+	if (unlikely(!slot || (!posix && (advice & ~1) == MADV_DONTFORK) ||
+		     !shim_active() || shim_acts_on(ADV_FAMILY_MADVISE, kind)))
+		return false;
+	n = &slot->passed[ADV_FAMILY_MADVISE][kind];
+	__atomic_store_n(n, __atomic_load_n(n, __ATOMIC_RELAXED) + 1,
+			 __ATOMIC_RELAXED);
+	return true;
+}
+
+static __attribute__((noinline)) int madvise_decided(void *addr, size_t len,
+						      int advice)
 {
 	int r;
 
-	/* MADV_DONTFORK (10) and MADV_DOFORK (11): one compare. */
 	if (likely((advice & ~1) != MADV_DONTFORK))
 		return advise(addr, len, advice, false);
 	dontfork_before(addr, len, advice);
@@ -106,9 +131,25 @@ SHIM_EXPORT int madvise(void *addr, size_t len, int advice)
 	return r;
 }
 
-SHIM_EXPORT int posix_madvise(void *addr, size_t len, int advice)
+static __attribute__((noinline)) int posix_madvise_decided(void *addr,
+							    size_t len,
+							    int advice)
 {
 	return advise(addr, len, advice, true);
+}
+
+SHIM_EXPORT int madvise(void *addr, size_t len, int advice)
+{
+	if (likely(pass_fast(advice, false)))
+		return call_madvise(addr, len, advice);
+	return madvise_decided(addr, len, advice);
+}
+
+SHIM_EXPORT int posix_madvise(void *addr, size_t len, int advice)
+{
+	if (likely(pass_fast(advice, true)))
+		return call_posix_madvise(addr, len, advice);
+	return posix_madvise_decided(addr, len, advice);
 }
 
 SHIM_SELF(madvise);

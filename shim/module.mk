@@ -35,7 +35,7 @@ SHIM_MAPTABLE_TEST := $(BUILD)/tests/test_maptable
 SHIM_UNIT_SRCS	:= tests/unit/test_shim_adapt.c \
 		   tests/unit/test_shim_advise.c tests/unit/test_shim_dontfork.c \
 		   tests/unit/test_shim_files.c tests/unit/test_shim_log.c \
-		   tests/unit/test_shim_mapping.c
+		   tests/unit/test_shim_mapping.c tests/unit/test_shim_stats.c
 SHIM_UNIT_PROGS	:= $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(SHIM_UNIT_SRCS))
 SHIM_UNIT_TESTS	:= $(SHIM_MAPTABLE_TEST) $(SHIM_UNIT_PROGS)
 SHIM_UNIT_OBJS	:= $(filter-out $(OBJ)/shim/dlsym%,$(SHIM_OBJS)) \

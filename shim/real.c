@@ -21,7 +21,6 @@
 typedef void *(*mmap_fn)(void *, size_t, int, int, int, off_t);
 typedef int (*munmap_fn)(void *, size_t);
 typedef void *(*mremap_fn)(void *, size_t, size_t, int, ...);
-typedef int (*madvise_fn)(void *, size_t, int);
 typedef int (*fadvise_fn)(int, off_t, off_t, int);
 typedef void *(*dlsym_fn)(void *, const char *);
 
@@ -29,9 +28,10 @@ static struct {
 	mmap_fn mmap, mmap64;
 	munmap_fn munmap;
 	mremap_fn mremap;
-	madvise_fn madvise, posix_madvise;
 	fadvise_fn posix_fadvise, posix_fadvise64;
 } real;
+
+struct shim_real_advise shim_real_advise;
 
 /* The real dlsym; used by the dlsym trampoline too (dlsym_x86_64.S). */
 void *advshim_real_dlsym SHIM_HIDDEN;
@@ -67,8 +67,11 @@ void real_resolve(void)
 	STORE(mmap64, (mmap_fn)next(RTLD_NEXT, "mmap64"));
 	STORE(munmap, (munmap_fn)next(RTLD_NEXT, "munmap"));
 	STORE(mremap, (mremap_fn)next(RTLD_NEXT, "mremap"));
-	STORE(madvise, (madvise_fn)next(RTLD_NEXT, "madvise"));
-	STORE(posix_madvise, (madvise_fn)next(RTLD_NEXT, "posix_madvise"));
+	__atomic_store_n(&shim_real_advise.madvise,
+			 (madvise_fn)next(RTLD_NEXT, "madvise"), __ATOMIC_RELEASE);
+	__atomic_store_n(&shim_real_advise.posix_madvise,
+			 (madvise_fn)next(RTLD_NEXT, "posix_madvise"),
+			 __ATOMIC_RELEASE);
 	STORE(posix_fadvise, (fadvise_fn)next(RTLD_NEXT, "posix_fadvise"));
 	STORE(posix_fadvise64, (fadvise_fn)next(RTLD_NEXT, "posix_fadvise64"));
 }
@@ -107,16 +110,13 @@ void *call_mremap(void *old, size_t old_len, size_t new_len, int flags,
 		   sys_mremap(old, old_len, new_len, flags, new_addr);
 }
 
-int call_madvise(void *addr, size_t len, int advice)
+int madvise_raw(void *addr, size_t len, int advice)
 {
-	madvise_fn f = LOAD(madvise);
-
-	return f ? f(addr, len, advice) : sys_madvise(addr, len, advice);
+	return sys_madvise(addr, len, advice);
 }
 
 /* posix_madvise before resolution: glibc's contract, errno untouched. */
-static __attribute__((noinline)) int posix_madvise_raw(void *addr, size_t len,
-							int advice)
+int posix_madvise_raw(void *addr, size_t len, int advice)
 {
 	int saved = errno, ret;
 
@@ -125,14 +125,6 @@ static __attribute__((noinline)) int posix_madvise_raw(void *addr, size_t len,
 	ret = sys_madvise(addr, len, advice) ? errno : 0;
 	errno = saved;
 	return ret;
-}
-
-int call_posix_madvise(void *addr, size_t len, int advice)
-{
-	madvise_fn f = LOAD(posix_madvise);
-
-	return likely(f) ? f(addr, len, advice) :
-			   posix_madvise_raw(addr, len, advice);
 }
 
 static __attribute__((noinline)) int fadvise_raw(int fd, off_t off,

@@ -301,7 +301,9 @@ void stats_init(void) SHIM_HIDDEN;
 
 /*
  * stats_after_fork - in a fork child (one thread): give it its own page,
- * starting from the parent's numbers, and unmap the parent's.  Raw system
+ * starting from the parent's numbers, and unmap the parent's.  The slots
+ * of the parent's other threads are freed (their counts stay in them);
+ * the forking thread keeps its slot under its new TID.  Raw system
  * calls only, no allocation; on failure the private page is used.
  */
 void stats_after_fork(void) SHIM_HIDDEN;
@@ -309,6 +311,42 @@ void stats_after_fork(void) SHIM_HIDDEN;
 /* STAT_INC, STAT_SET - relaxed atomic update of a counter; no lock. */
 #define STAT_INC(field) __atomic_fetch_add(&shim_stats->field, 1, __ATOMIC_RELAXED)
 #define STAT_SET(field, v) __atomic_store_n(&shim_stats->field, (v), __ATOMIC_RELAXED)
+
+/*
+ * This thread's slot in shim_stats->slots; NULL: none yet (before
+ * stats_init, or none free at its last try).  Moved by stats_after_fork.
+ */
+extern __thread struct advshim_stats_slot *shim_stat_slot
+	__attribute__((tls_model("initial-exec"))) SHIM_HIDDEN;
+
+/*
+ * stats_hot_miss - count one in @field (the page's own, atomically) for a
+ * thread without a slot, and, once stats_init has run, give it one
+ * (shim_stat_slot): a free one, else one whose owner has exited (tgkill
+ * says ESRCH; its counts stay in it); none: it tries again after 65536
+ * calls.  Lock-free (compare-and-swap on the owner), no allocation, errno
+ * preserved.
+ */
+void stats_hot_miss(uint64_t *field) SHIM_HIDDEN;
+
+/*
+ * STAT_HOT - add one to a hot counter (calls, passed, kept, rewritten,
+ * skipped): a plain store into this thread's slot, its only writer (no
+ * locked instruction); a thread without one goes out of line
+ * (stats_hot_miss).
+ */
+#define STAT_HOT(field)							\
+	do {								\
+		struct advshim_stats_slot *slot_ = shim_stat_slot;	\
+									\
+		if (likely(slot_))					\
+			__atomic_store_n(&slot_->field,			\
+				__atomic_load_n(&slot_->field,		\
+						__ATOMIC_RELAXED) + 1,	\
+				__ATOMIC_RELAXED);			\
+		else							\
+			stats_hot_miss(&shim_stats->field);		\
+	} while (0)
 
 /*
  * shim_rdlock, shim_wrlock, shim_unlock - shim.lock (see the protocol at

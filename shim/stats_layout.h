@@ -7,11 +7,14 @@
  * keeps no extra descriptor and nothing is left in any file system).  The
  * region shows in /proc/PID/maps as "/memfd:advshim-stats (deleted)";
  * `advshim inspect` finds it there and reads it through /proc/PID/mem.
- * Counters are updated with relaxed atomic adds; readers may see a
- * snapshot that is off by in-flight calls, never torn 64-bit values.
- * Fields are only ever appended: `size` says how much of the page a
- * given library fills, so a reader built against a later layout can tell
- * which fields an older one lacks.
+ * The counters of every intercepted call (calls, passed, kept, rewritten,
+ * skipped) are kept per thread in `slots` (one writer each, plain stores:
+ * no locked instruction on the application's hot path); a reader adds the
+ * slots to the page's own fields (advshim_stats_fold).  The other counters
+ * are updated with relaxed atomic adds.  Readers may see a snapshot that is
+ * off by in-flight calls, never torn 64-bit values.  Fields are only ever appended:
+ * `size` says how much of the region a given library fills, so a reader
+ * built against a later layout can tell which fields an older one lacks.
  */
 #ifndef ADVSHIM_STATS_LAYOUT_H
 #define ADVSHIM_STATS_LAYOUT_H
@@ -22,15 +25,16 @@
 #define ADVSHIM_STATS_NAME	"advshim-stats"
 #define ADVSHIM_STATS_MAGIC	0x314d494853564441ULL	/* "ADVSHIM1" */
 /*
- * Version 2 appended `adapt` (the adaptive advice); a version 1 page is
- * the same up to `passed`.  Readers accept both: ADVSHIM_STATS_V1_SIZE
- * bytes of a version 1 page are all it has.
+ * Version 2 appended `adapt` (the adaptive advice), version 3 `slots`; a
+ * version 1 page is the same up to `passed`.  Readers accept all three:
+ * `size` bytes are all a page has, the rest reads as zero.
  */
-#define ADVSHIM_STATS_VERSION	2
+#define ADVSHIM_STATS_VERSION	3
 #define ADVSHIM_ADAPT_FILES	48	/* files listed per process */
 #define ADVSHIM_ADAPT_HISTORY	8	/* last switches kept */
 #define ADVSHIM_STATS_FAMILIES	2	/* == ADV_NR_FAMILIES */
 #define ADVSHIM_STATS_KINDS	8	/* >= ADV_NR_KINDS */
+#define ADVSHIM_STATS_SLOTS	64	/* threads with counters of their own */
 
 enum advshim_stats_state {
 	ADVSHIM_STATE_STARTING,		/* not initialised yet */
@@ -126,6 +130,20 @@ struct advshim_stats_adapt {
 	struct advshim_adapt_file files[ADVSHIM_ADAPT_FILES];
 };
 
+/*
+ * The hot counters of the threads that held a slot (version 3): `owner`
+ * is the TID of the thread holding it, 0 when free.  Only the owner
+ * writes the counters; a slot keeps its counts when a thread that exited
+ * hands it on (a reader adds every slot, free or held).
+ */
+struct advshim_stats_slot {
+	int32_t owner;
+	uint32_t reserved;
+	uint64_t calls[ADVSHIM_STATS_FAMILIES][ADVSHIM_STATS_KINDS];
+	uint64_t passed[ADVSHIM_STATS_FAMILIES][ADVSHIM_STATS_KINDS];
+	uint64_t rewritten, skipped, kept;
+};
+
 struct advshim_stats {
 	uint64_t magic;
 	uint32_t version;
@@ -149,8 +167,32 @@ struct advshim_stats {
 	uint64_t passed[ADVSHIM_STATS_FAMILIES][ADVSHIM_STATS_KINDS];
 	/* Version 2. */
 	struct advshim_stats_adapt adapt;
+	/* Version 3: per-thread hot counters (struct advshim_stats_slot). */
+	struct advshim_stats_slot slots[ADVSHIM_STATS_SLOTS];
 };
 
 #define ADVSHIM_STATS_V1_SIZE	offsetof(struct advshim_stats, adapt)
+
+/*
+ * advshim_stats_fold - add every slot's counters to @st's own fields, in a
+ * reader's copy of the region (a version 1 or 2 copy has zero slots).
+ */
+static inline void advshim_stats_fold(struct advshim_stats *st)
+{
+	const struct advshim_stats_slot *sl;
+	int i, f, k;
+
+	for (i = 0; i < ADVSHIM_STATS_SLOTS; i++) {
+		sl = &st->slots[i];
+		for (f = 0; f < ADVSHIM_STATS_FAMILIES; f++)
+			for (k = 0; k < ADVSHIM_STATS_KINDS; k++) {
+				st->calls[f][k] += sl->calls[f][k];
+				st->passed[f][k] += sl->passed[f][k];
+			}
+		st->rewritten += sl->rewritten;
+		st->skipped += sl->skipped;
+		st->kept += sl->kept;
+	}
+}
 
 #endif /* ADVSHIM_STATS_LAYOUT_H */

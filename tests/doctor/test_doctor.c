@@ -3,8 +3,9 @@
  * test_doctor.c - the pure parts of `advshim doctor`: ELF classification
  * (real executables of this build and a minimal Go-like image), the
  * series rule against the lab's captured kernel versions, the kernel
- * facts read below a root built from tests/fixtures/kernels, and the
- * verdict and remedy for each kind of process.
+ * facts read below a root built from tests/fixtures/kernels, the
+ * verdict and remedy for each kind of process, and the shim's counters
+ * read from a region in this process (shimstats.c), current and older.
  */
 #include <criterion/criterion.h>
 #include <elf.h>
@@ -12,12 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/readfile.h"
 #include "shim/stats_layout.h"
 #include "tools/cli/doctor.h"
+#include "tools/cli/shimstats.h"
 
 #define FIXDIR "tests/fixtures/kernels"
 
@@ -383,4 +386,66 @@ Test(remedy, the_watcher_when_the_shim_cannot_help)
 	r = remedy(&d, &p);
 	cr_assert_not_null(strstr(r, "stalled now: read its log"), "%s", r);
 	free(r);
+}
+
+/*
+ * A region of @version and @size bytes at the start of two regions' worth
+ * of 0xab (what lies past an older library's region: other mappings);
+ * passed[0][4] (madvise DONTNEED) 7.
+ */
+static struct advshim_stats *fake_region(uint32_t version, size_t size)
+{
+	struct advshim_stats *s;
+	size_t len = 2 * sizeof(struct advshim_stats);
+
+	s = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	cr_assert_neq(s, MAP_FAILED);
+	memset(s, 0xab, len);
+	memset(s, 0, size);
+	s->magic = ADVSHIM_STATS_MAGIC;
+	s->version = version;
+	s->size = (uint32_t)size;
+	s->passed[0][4] = 7;
+	return s;
+}
+
+Test(shimstats, the_slots_are_added_to_the_counters)
+{
+	struct advshim_stats *s = fake_region(ADVSHIM_STATS_VERSION,
+					      sizeof(*s)), st;
+	const char *why = NULL;
+	bool adapt = false;
+
+	s->slots[3].owner = 1234;
+	s->slots[3].passed[0][4] = 5;
+	s->slots[9].passed[0][4] = 2;	/* free, counts kept */
+	s->slots[9].kept = 4;
+	cr_assert_eq(shimstats_read(NULL, getpid(), (uintptr_t)s, &st, &adapt,
+				    &why), 0, "%s", why);
+	cr_assert(adapt);
+	cr_assert_eq(st.passed[0][4], 14);
+	cr_assert_eq(st.kept, 4);
+}
+
+Test(shimstats, an_older_page_reads_as_far_as_its_size)
+{
+	size_t v2 = offsetof(struct advshim_stats, slots);
+	struct advshim_stats *s = fake_region(2, v2), st;
+	const char *why = NULL;
+	bool adapt = false;
+
+	cr_assert_eq(shimstats_read(NULL, getpid(), (uintptr_t)s, &st, &adapt,
+				    &why), 0, "%s", why);
+	cr_assert(adapt);
+	cr_assert_eq(st.passed[0][4], 7);
+	cr_assert_eq(st.slots[0].owner, 0);
+	cr_assert_eq(st.kept, 0);
+
+	s = fake_region(1, ADVSHIM_STATS_V1_SIZE);
+	cr_assert_eq(shimstats_read(NULL, getpid(), (uintptr_t)s, &st, &adapt,
+				    &why), 0, "%s", why);
+	cr_assert_not(adapt);
+	cr_assert_eq(st.passed[0][4], 7);
+	cr_assert_eq(st.adapt.seq, 0);
 }

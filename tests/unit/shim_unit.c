@@ -141,3 +141,12 @@ struct shim_file *table_file_at(const void *addr)
 
 	return table_range_at(addr, &n) ? node_file(&n) : NULL;
 }
+
+struct advshim_stats stat_snapshot(void)
+{
+	struct advshim_stats st;
+
+	memcpy(&st, shim_stats, sizeof(st));
+	advshim_stats_fold(&st);
+	return st;
+}

@@ -69,7 +69,11 @@ struct shim_file *table_file_at(const void *addr);
 /* The table range containing @addr, copied into *@out; false if none. */
 bool table_range_at(const void *addr, struct map_node *out);
 
-/* Counter snapshot: STAT(x) is shim_stats->x now. */
-#define STAT(x) __atomic_load_n(&shim_stats->x, __ATOMIC_RELAXED)
+/*
+ * Counter snapshot: STAT(x) is field x of the process's counters now, its
+ * threads' slots added (as a reader sees it: advshim_stats_fold).
+ */
+#define STAT(x) (stat_snapshot().x)
+struct advshim_stats stat_snapshot(void);
 
 #endif /* ADVSHIM_TEST_SHIM_UNIT_H */

@@ -15,9 +15,10 @@
 #include "tools/cli/shimstats.h"
 
 /*
- * The page, and for a version 2 page a consistent copy of its adaptive
- * part (its writer makes `seq` odd while it writes: read again then).
- * Returns the bytes read, or -1 with errno.
+ * The region (an older library's is shorter: what lies past its end reads
+ * as zero), and from version 2 a consistent copy of its adaptive part (its
+ * writer makes `seq` odd while it writes: read again then).  Returns the
+ * bytes read, or -1 with errno.
  */
 static ssize_t read_page(int fd, uint64_t addr, struct advshim_stats *st)
 {
@@ -28,8 +29,9 @@ static ssize_t read_page(int fd, uint64_t addr, struct advshim_stats *st)
 	int tries;
 
 	for (tries = 0; tries < 20; tries++) {
+		memset(st, 0, sizeof(*st));
 		n = pread(fd, st, sizeof(*st), (off_t)addr);
-		if (n != (ssize_t)sizeof(*st) || st->version < 2)
+		if (n < (ssize_t)ADVSHIM_STATS_V1_SIZE || st->version < 2)
 			return n;
 		if (!(st->adapt.seq & 1) &&
 		    pread(fd, &seq, sizeof(seq), seq_off) == sizeof(seq) &&
@@ -63,13 +65,22 @@ int shimstats_read(const char *root, int pid, uint64_t addr,
 	n = read_page(fd, addr, st);
 	*why = n < 0 ? strerror(errno) : NULL;
 	close(fd);
-	/* Version 1 pages (libraries before the adaptive advice) read too. */
-	if (n == (ssize_t)sizeof(*st) && st->magic == ADVSHIM_STATS_MAGIC &&
-	    (st->version == 1 || st->version == ADVSHIM_STATS_VERSION)) {
+	/*
+	 * Older pages (version 1: before the adaptive advice; 2: before the
+	 * per-thread slots) read too, as far as their size says.
+	 */
+	if (n >= (ssize_t)ADVSHIM_STATS_V1_SIZE &&
+	    st->magic == ADVSHIM_STATS_MAGIC && st->version >= 1 &&
+	    st->version <= ADVSHIM_STATS_VERSION && n >= (ssize_t)st->size &&
+	    st->size >= ADVSHIM_STATS_V1_SIZE) {
+		if (st->size < sizeof(*st))	/* past an older page's end */
+			memset((char *)st + st->size, 0, sizeof(*st) - st->size);
 		st->policy_source[sizeof(st->policy_source) - 1] = '\0';
 		st->lib_version[sizeof(st->lib_version) - 1] = '\0';
 		st->adapt.cgroup[sizeof(st->adapt.cgroup) - 1] = '\0';
-		*have_adapt = st->version >= 2 && st->size >= sizeof(*st);
+		*have_adapt = st->version >= 2 &&
+			st->size >= offsetof(struct advshim_stats, slots);
+		advshim_stats_fold(st);
 		return 0;
 	}
 	if (!*why)
