@@ -163,6 +163,44 @@ Test(detector, inflow_waits)
 }
 
 /*
+ * 6.1-6.13 (inflow_max_seq_only): with four generations the working set's
+ * RANDOM refaults go to F + 1, which is no reader; max_seq's growth is.
+ * The rule for 6.14+ counts every generation above F.
+ */
+Test(detector, on_6_12_refaults_into_f_plus_1_are_no_inflow)
+{
+	struct det_params p612 = P;
+	unsigned long g[4] = { 10000, 2000, 2000, 10000 };
+	struct det_state a, b;
+	struct det_out o;
+	struct det_sample s;
+
+	p612.inflow_max_seq_only = true;
+	det_init(&a);
+	det_init(&b);
+	s = smp(0, 7, 20000, 18000, 0, g);
+	det_step(&a, &p612, &s, &o);
+	det_step(&b, &P, &s, &o);
+	g[1] += 5000;		/* refaults into F + 1 */
+	s = smp(1, 7, 40000, 36000, 0, g);
+	det_step(&a, &p612, &s, &o);
+	cr_assert_eq(o.verdict, DET_AGE, "%s", det_verdict_name(o.verdict));
+	det_step(&b, &P, &s, &o);
+	cr_assert_eq(o.verdict, DET_INFLOW);
+	cr_assert_eq(o.inflow, 5000);
+
+	det_init(&a);
+	g[1] = 2000;
+	s = smp(0, 7, 20000, 18000, 0, g);
+	det_step(&a, &p612, &s, &o);
+	g[3] += 2001;		/* a reader's pages in max_seq */
+	s = smp(1, 7, 40000, 36000, 0, g);
+	det_step(&a, &p612, &s, &o);
+	cr_assert_eq(o.verdict, DET_INFLOW);
+	cr_assert_eq(o.inflow, 2001);
+}
+
+/*
  * max_seq moved without F (three generations became four): something
  * aged, the window starts again at the counters.
  */

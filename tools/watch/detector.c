@@ -14,6 +14,7 @@ struct layout {
 	unsigned long above;		/* above F, less P in F + 1 */
 	unsigned long exposed;		/* in the youngest exposed gen */
 	unsigned long exposed_seq;	/* 0 with exposed 0: none */
+	unsigned long inflow_base;	/* what a reader's inflow grows */
 };
 
 void det_init(struct det_state *st)
@@ -46,6 +47,20 @@ static unsigned long movable(const struct det_sample *s, unsigned int i)
 	return pages > s->protected ? pages - s->protected : 0;
 }
 
+/*
+ * Whether row @i holds what a reader faulting pages in through a mapping
+ * with recency adds (kver.h): max_seq alone on 6.1-6.13, where the working
+ * set's RANDOM refaults never go; on 6.14+ everything above F.
+ */
+static bool inflow_row(const struct det_params *p, const struct det_sample *s,
+		       unsigned int i)
+{
+	if (p->inflow_max_seq_only)
+		return s->gens[i].seq == s->max_seq &&
+		       s->gens[i].seq > s->file_min_seq;
+	return s->gens[i].seq > s->file_min_seq;
+}
+
 static void layout_of(const struct det_params *p, const struct det_sample *s,
 		      struct layout *l)
 {
@@ -58,6 +73,8 @@ static void layout_of(const struct det_params *p, const struct det_sample *s,
 			l->oldest = s->gens[i].file;
 		else if (s->gens[i].seq > s->file_min_seq)
 			l->above += movable(s, i);
+		if (inflow_row(p, s, i))
+			l->inflow_base += movable(s, i);
 	}
 	for (i = n; i-- > 0;) {
 		unsigned long m;
@@ -192,7 +209,7 @@ static bool settled(const struct det_state *st, const struct det_params *p,
 	}
 	layout_of(p, &st->prev, &before);
 	out->evicted_now = s->evicted - st->prev.evicted;
-	out->inflow = (long)l->above - (long)before.above;
+	out->inflow = (long)l->inflow_base - (long)before.inflow_base;
 	if (out->inflow > 0 && (double)out->inflow * 100.0 >
 	    (double)out->evicted_now * p->max_inflow_pct) {
 		verdict(out, DET_INFLOW, "a reader still brings pages in above "

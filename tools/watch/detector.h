@@ -34,8 +34,12 @@
  *     working set that does not fit thrashes with every page in F);
  *  4. settled: the file pages above F (less P) grew this interval by at
  *     most max_inflow_pct of the pages evicted in it: no reader is still
- *     bringing pages in above F (DET_INFLOW).  The first interval of a
- *     window has no growth to judge and waits.
+ *     bringing pages in above F (DET_INFLOW).  With inflow_max_seq_only
+ *     (6.1-6.13) only max_seq's growth counts: there the working set's
+ *     RANDOM refaults go to F + 1 once there are four generations, and
+ *     only a reader's faults through a mapping with recency reach
+ *     max_seq.  The first interval of a window has no growth to judge
+ *     and waits.
  * Then it asks to age (DET_AGE) with a burst of out.steps commands in one
  * write(2), unless that exceeds max_agings_per_min (DET_RATE_LIMITED).
  * After a burst of its own (det_aged(), det_dry_aged()) condition 1 asks
@@ -68,6 +72,11 @@ struct det_params {
 	double min_exposed_pct;		/* one gen above F, % of file pages */
 	double max_inflow_pct;		/* growth above F, % of interval's E */
 	unsigned int max_agings_per_min;	/* aging steps, all bursts */
+	/*
+	 * Not a setting: the kernel's rule (kver.h fault_to_max_seq), set by
+	 * the watcher.  True: a reader's inflow is max_seq's growth alone.
+	 */
+	bool inflow_max_seq_only;
 };
 
 /* One generation row of lru_gen_full: its sequence number, file pages. */

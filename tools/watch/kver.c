@@ -39,6 +39,7 @@ void kver_rules_for(const struct kver *v, struct kver_rules *out)
 	out->seq_exact = !at_least(v, 6, 14);
 	out->eexist = at_least(v, 6, 14);
 	out->v1_root_only = at_least(v, 7, 0);
+	out->fault_to_max_seq = !at_least(v, 6, 14);
 }
 
 int age_cmd_format(char *buf, size_t size, const struct kver_rules *r,

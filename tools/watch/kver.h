@@ -19,6 +19,20 @@
  *  all       an unknown memcg ID or node is EINVAL (so is a vanished memcg);
  *            IDs: 16-bit private IDs up to 6.19, u64 cgroup IDs from 7.0.
  *
+ * Where a new file page goes (include/linux/mm_inline.h, mm/swap.c or
+ * mm/folio.c, read in Debian's 6.12 and 7.3 sources):
+ *  6.1-6.13  lru_gen_add_folio: a page faulted in through a mapping with
+ *            recency (folio_add_lru() activates it in the fault) to
+ *            max_seq; any other page to F, or to F + 1 once there are four
+ *            generations (min_seq + MIN_NR_GENS < max_seq): the working
+ *            set's refaults through a RANDOM mapping never reach max_seq.
+ *  6.14+     lru_gen_folio_seq (read in 7.3; 6.14-6.19 not read, and they
+ *            get the rule that waits longer): a new page faulted in
+ *            through a mapping with recency to max(max_seq - 2, F), a
+ *            refault there to max_seq; the working set's refault through
+ *            a RANDOM mapping also to max(max_seq - 2, F): the generations
+ *            do not tell a reader's pages from the working set's.
+ *
  * Each rule the watcher uses was tried with real writes on Debian's
  * 6.1.0-57 (6.1.192), 6.12.117, 7.2.13 and 7.3.4 kernels: tools/lab
  * (make lab-rules, experiments/rules.expect; the lab smoke repeats it).
@@ -55,6 +69,8 @@ struct kver_rules {
 	bool seq_exact;		/* 6.1-6.13: seq must equal max_seq */
 	bool eexist;		/* 6.14+: EEXIST when nothing aged */
 	bool v1_root_only;	/* 7.0+: with cgroup v1 only the root memcg */
+	bool fault_to_max_seq;	/* 6.1-6.13: only pages faulted through a
+				   mapping with recency are added to max_seq */
 };
 
 /* kver_parse - "6.12.48+deb12-amd64" -> 6.12.  0, or -1 (errno EINVAL). */

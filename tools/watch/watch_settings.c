@@ -81,7 +81,11 @@ const struct watch_setting watch_settings[] = {
 		"oldest generation, in percent of the pages evicted from it "
 		"in that interval, above which a reader is taken to be still "
 		"faulting pages in through a normal mapping; aging then would "
-		"promote what it is reading, so the watcher waits."),
+		"promote what it is reading, so the watcher waits.  On 6.1-6.13 "
+		"only the youngest generation's growth counts: only a reader's "
+		"faults through a mapping with recency go there, while the "
+		"working set's refaults through a RANDOM mapping go to the "
+		"generation above the oldest once there are four."),
 	{ "max_agings_per_min", NULL, WSET_UINT,
 	  WSET_FIELD(det.max_agings_per_min),
 	  .lo = 1, .hi = DET_MAX_PER_MIN, .def = 8, .unit = "/min",
