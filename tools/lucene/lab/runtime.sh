@@ -21,6 +21,11 @@ jdk=$(sh "$here/../find-jdk.sh") || { echo "lucene-runtime: $jdk" >&2; exit 1; }
 [ -x "$jdk/bin/jlink" ] && [ -x "$jdk/bin/jdeps" ] ||
 	{ echo "lucene-runtime: $jdk has no jlink/jdeps" >&2; exit 1; }
 
+# One builder at a time: two labs started together (one per kernel) would
+# both find the image stale and dump its CDS archive over each other.
+mkdir -p "$build/lucene"
+exec 9>"$build/lucene/.runtime.lock"
+flock 9
 if [ -f "$out/.done" ] && [ -z "$(find "$jar" "$build/lucene/lib" "$jdk/release" -newer "$out/.done" 2>/dev/null)" ]; then
 	exit 0
 fi

@@ -17,6 +17,10 @@ jar=$os/advshim-opensearch.jar
 
 [ -f "$jar" ] || { echo "opensearch-runtime: $jar not built (make)" >&2; exit 1; }
 jdk=$(sh "$here/../../lucene/find-jdk.sh") || { echo "opensearch-runtime: $jdk" >&2; exit 1; }
+# One builder at a time: two labs started together (one per kernel) would
+# both find the image stale and dump its CDS archive over each other.
+exec 9>"$os/.runtime.lock"
+flock 9
 if [ -f "$out/.done" ] && [ -z "$(find "$jar" "$os/lib" "$jdk/release" -newer "$out/.done" 2>/dev/null)" ]; then
 	exit 0
 fi
