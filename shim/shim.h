@@ -293,7 +293,7 @@ extern struct advshim_stats *shim_stats SHIM_HIDDEN;
 
 /*
  * stats_init - fill in the page's header (magic, version, pid, library
- * version) and move the counters to a fresh MAP_SHARED memfd page; on any
+ * version) and move the counters to a fresh MAP_SHARED memfd region; on any
  * failure they stay in the private page (inspect then finds none).
  * Called once by shim_init; no lock; errno preserved.
  */

@@ -31,7 +31,7 @@ static __thread unsigned int slot_retry __attribute__((tls_model("initial-exec")
 /* Set by stats_init: shim_stats no longer moves (but in a fork child). */
 static bool settled;
 
-/* A fresh shared page holding a copy of @from; NULL on any failure. */
+/* A fresh shared region holding a copy of @from; NULL on any failure. */
 static struct advshim_stats *new_region(const struct advshim_stats *from)
 {
 	struct advshim_stats *s;
@@ -143,8 +143,8 @@ static void slots_after_fork(struct advshim_stats *s,
 }
 
 /*
- * In a forked child the shared page would still be the parent's: give the
- * child its own page (raw syscalls only, no allocation) starting from the
+ * In a forked child the shared region would still be the parent's: give the
+ * child its own region (raw syscalls only, no allocation) starting from the
  * parent's numbers, and release the parent's.
  */
 void stats_after_fork(void)

@@ -2,7 +2,7 @@
 /*
  * stats_layout.h - the shim's counters as another process reads them.
  *
- * libadvshim.so keeps one page of counters in a MAP_SHARED memfd named
+ * libadvshim.so keeps its counters in a MAP_SHARED memfd region named
  * "advshim-stats" (the fd is closed right after mapping it, so the host
  * keeps no extra descriptor and nothing is left in any file system).  The
  * region shows in /proc/PID/maps as "/memfd:advshim-stats (deleted)";
