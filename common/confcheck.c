@@ -227,3 +227,27 @@ void free_strv(char **v, size_t n)
 		free(v[i]);
 	free(v);
 }
+
+/*
+ * conf_find_include - line number of the first `@include` directive, or 0.
+ * libconfig would resolve includes against the working directory of
+ * whichever process loads the policy (the shim runs in all of them), so
+ * they are refused outright.  A directive must start its line, and
+ * libconfig strings cannot span lines, so this scan has no false hits.
+ */
+int conf_find_include(const char *buf)
+{
+	const char *s = buf;
+	int line = 1;
+
+	for (;;) {
+		s += strspn(s, " \t\r");
+		if (!strncmp(s, "@include", 8))
+			return line;
+		s = strchr(s, '\n');
+		if (!s)
+			return 0;
+		s++;
+		line++;
+	}
+}

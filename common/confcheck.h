@@ -101,6 +101,13 @@ int conf_err_line(struct conf_ctx *cc, int line, const char *fmt, ...);
 int conf_syntax_err(struct conf_ctx *cc, const config_t *cfg);
 
 /*
+ * conf_find_include - line number of the first `@include` directive in
+ * @buf, or 0: callers refuse it before libconfig, whose scanner exit()s
+ * on an include it cannot read.
+ */
+int conf_find_include(const char *buf);
+
+/*
  * conf_type_err - "NAME: expected EXPECTED, got <what @s holds>" at @s.
  * Returns -1.
  */

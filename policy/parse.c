@@ -235,30 +235,6 @@ static int parse_root(struct parser *ps, const config_setting_t *root)
 	return 0;
 }
 
-/*
- * find_include - line number of the first `@include` directive, or 0.
- * libconfig would resolve includes against the working directory of
- * whichever process loads the policy (the shim runs in all of them), so
- * they are refused outright.  A directive must start its line, and
- * libconfig strings cannot span lines, so this scan has no false hits.
- */
-static int find_include(const char *buf)
-{
-	const char *s = buf;
-	int line = 1;
-
-	for (;;) {
-		s += strspn(s, " \t\r");
-		if (!strncmp(s, "@include", 8))
-			return line;
-		s = strchr(s, '\n');
-		if (!s)
-			return 0;
-		s++;
-		line++;
-	}
-}
-
 static struct policy *policy_alloc(const char *name)
 {
 	struct policy *p = calloc(1, sizeof(*p));
@@ -280,7 +256,7 @@ static struct policy *policy_alloc(const char *name)
 static int parse_text(struct parser *ps, const char *buf)
 {
 	config_t cfg;
-	int line = find_include(buf), ret;
+	int line = conf_find_include(buf), ret;
 
 	if (line)
 		return conf_err_line(&ps->cc, line, "@include is not supported "

@@ -37,6 +37,13 @@ static void expect_err(const char *text, int line, const char *msg)
 		  err.msg, msg);
 }
 
+/* libconfig's scanner exit()s on an include it cannot read: refused first. */
+Test(ab_exp, include_is_refused)
+{
+	expect_err(L1 "  @include \"/nonexistent/dir/\"\n", 2,
+		   "@include is not supported");
+}
+
 Test(ab_exp, good_and_defaults)
 {
 	struct experiment *e;

@@ -235,6 +235,11 @@ int exp_parse_buffer(const char *buf, const char *name,
 
 	memset(err, 0, sizeof(*err));
 	config_init(&cfg);
+	if (conf_find_include(buf)) {
+		conf_err_line(&ps.cc, conf_find_include(buf), "@include is not "
+			      "supported: put the experiment in one file");
+		goto out;
+	}
 	if (!config_read_string(&cfg, buf)) {
 		conf_syntax_err(&ps.cc, &cfg);
 		goto out;
