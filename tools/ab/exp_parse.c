@@ -231,13 +231,14 @@ int exp_parse_buffer(const char *buf, const char *name,
 	struct exp_parser ps = { .cc = CONF_CTX(name, err) };
 	config_setting_t *root;
 	config_t cfg;
-	int ret = -1;
+	int line, ret = -1;
 
 	memset(err, 0, sizeof(*err));
 	config_init(&cfg);
-	if (conf_find_include(buf)) {
-		conf_err_line(&ps.cc, conf_find_include(buf), "@include is not "
-			      "supported: put the experiment in one file");
+	line = conf_find_include(buf);
+	if (line) {
+		conf_err_line(&ps.cc, line, "@include is not supported: put "
+			      "the experiment in one file");
 		goto out;
 	}
 	if (!config_read_string(&cfg, buf)) {
