@@ -192,8 +192,8 @@ build_initramfs() {
 	mkdir -p "$root/lab/experiments"
 	cp "$LAB_SRC"/experiments/* "$root/lab/experiments/" 2>/dev/null || true
 	chmod 755 "$root/init"; find "$root/lab" -name "*.sh" -exec chmod 755 {} +
-	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$out.tmp"
-	mv "$out.tmp" "$out"
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$out.tmp.$$"
+	mv "$out.tmp.$$" "$out"
 	rm -rf "$root"
 	echo "$out"
 }

@@ -133,7 +133,9 @@ watch_t0=
 if [ "$WATCH" != off ]; then
 	need_bin advshim-watch
 	watch_t0=$(uptime_ms)
-	wflags="--cgroup $cg --interval-ms 1000 --log-format json"
+	# Every verdict with its inputs (one line a second): what a run that
+	# went wrong is judged from when it was not recorded.
+	wflags="--cgroup $cg --interval-ms 1000 --log-format json --log-decisions"
 	[ "$WATCH" = dry ] && wflags="$wflags --dry-run"
 	WATCH_ARGS=$(echo "$WATCH_ARGS" | tr ',' ' ')
 	# shellcheck disable=SC2086
