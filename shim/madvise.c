@@ -105,15 +105,12 @@ static inline __attribute__((always_inline)) bool pass_fast(int advice,
 {
 	enum adv_kind kind = adv_from_madvise(advice);
 	struct advshim_stats_slot *slot = shim_stat_slot;
-	uint64_t *n;
 
 	/* MADV_DONTFORK (10) and MADV_DOFORK (11): one compare. */
 	if (unlikely(!slot || (!posix && (advice & ~1) == MADV_DONTFORK) ||
 		     !shim_active() || shim_acts_on(ADV_FAMILY_MADVISE, kind)))
 		return false;
-	n = &slot->passed[ADV_FAMILY_MADVISE][kind];
-	__atomic_store_n(n, __atomic_load_n(n, __ATOMIC_RELAXED) + 1,
-			 __ATOMIC_RELAXED);
+	slot_inc(&slot->passed[ADV_FAMILY_MADVISE][kind]);
 	return true;
 }
 

@@ -330,20 +330,27 @@ extern __thread struct advshim_stats_slot *shim_stat_slot
 void stats_hot_miss(uint64_t *field) SHIM_HIDDEN;
 
 /*
+ * slot_inc - add one to a counter of this thread's own slot: a plain
+ * store, the slot's only writer (no locked instruction); relaxed atomics
+ * only so that readers in other processes never see a torn value.
+ */
+static inline void slot_inc(uint64_t *n)
+{
+	__atomic_store_n(n, __atomic_load_n(n, __ATOMIC_RELAXED) + 1,
+			 __ATOMIC_RELAXED);
+}
+
+/*
  * STAT_HOT - add one to a hot counter (calls, passed, kept, rewritten,
- * skipped): a plain store into this thread's slot, its only writer (no
- * locked instruction); a thread without one goes out of line
- * (stats_hot_miss).
+ * skipped) in this thread's slot (slot_inc); a thread without one goes
+ * out of line (stats_hot_miss).
  */
 #define STAT_HOT(field)							\
 	do {								\
 		struct advshim_stats_slot *slot_ = shim_stat_slot;	\
 									\
 		if (likely(slot_))					\
-			__atomic_store_n(&slot_->field,			\
-				__atomic_load_n(&slot_->field,		\
-						__ATOMIC_RELAXED) + 1,	\
-				__ATOMIC_RELAXED);			\
+			slot_inc(&slot_->field);			\
 		else							\
 			stats_hot_miss(&shim_stats->field);		\
 	} while (0)
