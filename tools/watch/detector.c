@@ -154,15 +154,22 @@ static void verdict(struct det_out *out, enum det_verdict v, const char *why)
 /*
  * Conditions 1 and 2 over the window: is the oldest generation recycling?
  * After a burst of our own, condition 1 wants a whole turnover, and the
- * first window that has one ends that (detector.h).
+ * first window that has one ends that (detector.h).  The refault share is
+ * met over the window or over this interval alone (e0, r0: the previous
+ * sample's counters, or the window's start in its first interval): the
+ * kernel counts a refault only for a page evicted since F took its value,
+ * so a window's share starts near 0 and reaches the thrash's share only
+ * after the working set's reuse distance, while this interval's share has
+ * it as soon as the pages evicted at the window's start come back.
  */
 static bool recycling(struct det_state *st, const struct det_params *p,
 		      const struct det_sample *s, struct det_out *out)
 {
 	double turnover_pct = st->after_burst ? 100.0 : p->min_turnover_pct;
 	/* a fresh window compares with its start: F's counters restarted */
-	bool grew = st->fresh ? s->refaulted > st->base_refaulted :
-		    s->refaulted > st->prev.refaulted;
+	unsigned long e0 = st->fresh ? st->base_evicted : st->prev.evicted;
+	unsigned long r0 = st->fresh ? st->base_refaulted : st->prev.refaulted;
+	bool grew = s->refaulted > r0;
 
 	out->evicted = s->evicted - st->base_evicted;
 	out->refaulted = s->refaulted - st->base_refaulted;
@@ -185,8 +192,10 @@ static bool recycling(struct det_state *st, const struct det_params *p,
 		return false;
 	}
 	st->after_burst = false;
-	if (!pct_of(out->refaulted, out->evicted, p->min_refault_pct) ||
-	    !grew) {
+	if (!grew || !(pct_of(out->refaulted, out->evicted,
+			      p->min_refault_pct) ||
+		       pct_of(s->refaulted - r0, s->evicted - e0,
+			      p->min_refault_pct))) {
 		verdict(out, DET_NOT_REFAULTING, "evicted pages do not come "
 			"back (not the working set)");
 		return false;
