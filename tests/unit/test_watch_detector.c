@@ -113,6 +113,28 @@ Test(detector, refaults_must_grow_this_interval)
 	cr_assert(o.episode_ended, "thrashing before, not now");
 }
 
+/*
+ * A page evicted in the window counts only once it comes back, so a
+ * window's share lags the thrash: this interval's share decides as well.
+ */
+Test(detector, this_intervals_refault_share_is_enough)
+{
+	struct det_state st;
+	struct det_out o;
+
+	det_init(&st);
+	cr_assert_eq(step(&st, smp(0, 7, 20000, 2000, 0, LAYOUT), &o),
+		     DET_NOT_REFAULTING, "10%% over the window, its first look");
+	cr_assert_eq(step(&st, smp(1, 7, 30000, 8000, 0, LAYOUT), &o),
+		     DET_AGE, "27%% over the window, 60%% this interval: %s",
+		     o.why);
+	cr_assert_eq(o.refaulted, 8000, "the window's counters are logged");
+	det_init(&st);
+	step(&st, smp(0, 7, 20000, 2000, 0, LAYOUT), &o);
+	cr_assert_eq(step(&st, smp(1, 7, 30000, 6000, 0, LAYOUT), &o),
+		     DET_NOT_REFAULTING, "27%% and 40%%: %s", o.why);
+}
+
 /* The pages the kernel protected into F + 1 are the hot working set. */
 Test(detector, protected_pages_are_not_exposed)
 {

@@ -156,11 +156,12 @@ static void verdict(struct det_out *out, enum det_verdict v, const char *why)
  * After a burst of our own, condition 1 wants a whole turnover, and the
  * first window that has one ends that (detector.h).  The refault share is
  * met over the window or over this interval alone (e0, r0: the previous
- * sample's counters, or the window's start in its first interval): the
- * kernel counts a refault only for a page evicted since F took its value,
- * so a window's share starts near 0 and reaches the thrash's share only
- * after the working set's reuse distance, while this interval's share has
- * it as soon as the pages evicted at the window's start come back.
+ * sample's counters, or the window's start in its first interval): a page
+ * evicted in the window counts only once it comes back (on 6.1-6.13 only
+ * pages evicted since F took its value count at all), so a window's share
+ * starts near 0 and climbs to the thrash's share over the working set's
+ * reuse distance, while this interval's share has it as soon as the pages
+ * evicted at the window's start come back.
  */
 static bool recycling(struct det_state *st, const struct det_params *p,
 		      const struct det_sample *s, struct det_out *out)

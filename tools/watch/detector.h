@@ -26,9 +26,9 @@
  *     DET_NOT_TURNED);
  *  2. refaults: R grew this interval, and R - R0 >= (E - E0) *
  *     min_refault_pct / 100 over the window or over this interval alone
- *     (the window's share lags: a refault counts only for a page evicted
- *     since F took its value): what is evicted comes back, it is the
- *     working set (DET_NOT_REFAULTING; no evictions at all: DET_HEALTHY);
+ *     (the window's share lags by the working set's reuse distance):
+ *     what is evicted comes back, it is the working set
+ *     (DET_NOT_REFAULTING; no evictions at all: DET_HEALTHY);
  *  3. exposed: a generation above F holds >= min_exposed_pct of the
  *     lruvec's file pages, not counting in F + 1 the P pages the kernel
  *     protected there (they are the hot part of the working set): aging

@@ -60,10 +60,14 @@ const struct watch_setting watch_settings[] = {
 	DET_PCT(min_refault_pct, 0, 100, 50,
 		"refaults per 100 evictions of the oldest generation "
 		"that make it the working set",
-		"Refaults of the pages evicted from the oldest generation "
-		"in the window, in percent of those evictions, from which "
-		"what is evicted is taken to be the working set (and they "
-		"must have grown in the last interval)."),
+		"Refaults of the pages evicted from the oldest generation, "
+		"in percent of those evictions, from which what is "
+		"evicted is taken to be the working set: over the window "
+		"or over the last interval alone (a window's share lags "
+		"the thrash by the working set's reuse distance: on "
+		"6.1-6.13 the kernel counts a refault only for a page "
+		"evicted since that generation took its number), and they "
+		"must have grown in the last interval."),
 	DET_PCT(min_exposed_pct, 0.01, 100, 2,
 		"a generation above the oldest must hold this % of the "
 		"file pages, else aging cannot help",
