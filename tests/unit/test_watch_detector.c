@@ -185,7 +185,7 @@ Test(detector, inflow_waits)
 }
 
 /*
- * 6.1-6.13 (inflow_max_seq_only): with four generations the working set's
+ * 6.1-6.13 (fault_to_max_seq): with four generations the working set's
  * RANDOM refaults go to F + 1, which is no reader; max_seq's growth is.
  * The rule for 6.14+ counts every generation above F.
  */
@@ -197,7 +197,7 @@ Test(detector, on_6_12_refaults_into_f_plus_1_are_no_inflow)
 	struct det_out o;
 	struct det_sample s;
 
-	p612.inflow_max_seq_only = true;
+	p612.fault_to_max_seq = true;
 	det_init(&a);
 	det_init(&b);
 	s = smp(0, 7, 20000, 18000, 0, g);
@@ -220,6 +220,50 @@ Test(detector, on_6_12_refaults_into_f_plus_1_are_no_inflow)
 	det_step(&a, &p612, &s, &o);
 	cr_assert_eq(o.verdict, DET_INFLOW);
 	cr_assert_eq(o.inflow, 2001);
+}
+
+/*
+ * 6.1-6.13 with four generations: F + 1 is where the working set's RANDOM
+ * refaults go (after a burst, all it holds), nothing aging should put
+ * behind the working set; F + 2 still is.  With three generations the
+ * refaults go to F and F + 1 counts.  6.14+ counts F + 1 (less P).
+ */
+Test(detector, on_6_12_f_plus_1_of_four_generations_is_not_exposed)
+{
+	static const unsigned long f1[4] = { 10000, 8000, 0, 0 };
+	static const unsigned long f2[4] = { 10000, 8000, 3000, 0 };
+	struct det_params p612 = P;
+	struct det_state st;
+	struct det_out o;
+	struct det_sample s;
+
+	p612.fault_to_max_seq = true;
+	det_init(&st);
+	s = smp(0, 7, 20000, 18000, 0, f1);
+	det_step(&st, &p612, &s, &o);
+	cr_assert_eq(o.verdict, DET_NOTHING_EXPOSED, "%s", o.why);
+	cr_assert_eq(o.above, 0);
+	det_init(&st);
+	s = smp(0, 7, 20000, 18000, 0, f2);
+	det_step(&st, &p612, &s, &o);
+	s = smp(1, 7, 40000, 36000, 0, f2);
+	det_step(&st, &p612, &s, &o);
+	cr_assert_eq(o.verdict, DET_AGE, "%s", o.why);
+	cr_assert_eq(o.exposed_seq, 6);
+	cr_assert_eq(o.steps, 3);
+	det_init(&st);
+	s = smp(0, 7, 20000, 18000, 0, f1);
+	s.nr_gens = 3;		/* seqs 5, 6, 7 hold 10000, 8000, 0 */
+	s.file_min_seq = 5;
+	s.gens[0] = (struct det_gen){ 5, 10000 };
+	s.gens[1] = (struct det_gen){ 6, 8000 };
+	s.gens[2] = (struct det_gen){ 7, 0 };
+	det_step(&st, &p612, &s, &o);
+	cr_assert_eq(o.exposed, 8000, "three generations: F + 1 counts");
+	det_init(&st);
+	s = smp(0, 7, 20000, 18000, 0, f1);
+	det_step(&st, &P, &s, &o);
+	cr_assert_eq(o.exposed, 8000, "6.14+: F + 1 counts");
 }
 
 /*

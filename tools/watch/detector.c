@@ -36,14 +36,18 @@ static bool pct_of(unsigned long part, unsigned long whole, double pct)
  * File pages of row @i that aging could move behind the working set: all
  * of them, except in F + 1, where the kernel moved the pages it protected
  * from F (folio_inc_gen() for tiers that refault more than tier 0): the
- * hot part of the working set.
+ * hot part of the working set.  With fault_to_max_seq (6.1-6.13) and four
+ * generations none in F + 1: the working set's RANDOM refaults go there.
  */
-static unsigned long movable(const struct det_sample *s, unsigned int i)
+static unsigned long movable(const struct det_params *p,
+			     const struct det_sample *s, unsigned int i)
 {
 	unsigned long pages = s->gens[i].file;
 
 	if (s->gens[i].seq != s->file_min_seq + 1)
 		return pages;
+	if (p->fault_to_max_seq && s->max_seq >= s->file_min_seq + 3)
+		return 0;
 	return pages > s->protected ? pages - s->protected : 0;
 }
 
@@ -55,7 +59,7 @@ static unsigned long movable(const struct det_sample *s, unsigned int i)
 static bool inflow_row(const struct det_params *p, const struct det_sample *s,
 		       unsigned int i)
 {
-	if (p->inflow_max_seq_only)
+	if (p->fault_to_max_seq)
 		return s->gens[i].seq == s->max_seq &&
 		       s->gens[i].seq > s->file_min_seq;
 	return s->gens[i].seq > s->file_min_seq;
@@ -72,16 +76,16 @@ static void layout_of(const struct det_params *p, const struct det_sample *s,
 		if (s->gens[i].seq == s->file_min_seq)
 			l->oldest = s->gens[i].file;
 		else if (s->gens[i].seq > s->file_min_seq)
-			l->above += movable(s, i);
+			l->above += movable(p, s, i);
 		if (inflow_row(p, s, i))
-			l->inflow_base += movable(s, i);
+			l->inflow_base += movable(p, s, i);
 	}
 	for (i = n; i-- > 0;) {
 		unsigned long m;
 
 		if (s->gens[i].seq <= s->file_min_seq)
 			break;
-		m = movable(s, i);
+		m = movable(p, s, i);
 		if (m && pct_of(m, l->total, p->min_exposed_pct)) {
 			l->exposed = m;
 			l->exposed_seq = s->gens[i].seq;

@@ -31,12 +31,14 @@
  *     (DET_NOT_REFAULTING; no evictions at all: DET_HEALTHY);
  *  3. exposed: a generation above F holds >= min_exposed_pct of the
  *     lruvec's file pages, not counting in F + 1 the P pages the kernel
- *     protected there (they are the hot part of the working set): aging
- *     can move them behind the working set (none: DET_NOTHING_EXPOSED; a
- *     working set that does not fit thrashes with every page in F);
+ *     protected there (they are the hot part of the working set), nor,
+ *     with fault_to_max_seq and four generations, any page of F + 1 (the
+ *     working set's RANDOM refaults go there): aging can move them behind
+ *     the working set (none: DET_NOTHING_EXPOSED; a working set that does
+ *     not fit thrashes with every page in F);
  *  4. settled: the file pages above F (less P) grew this interval by at
  *     most max_inflow_pct of the pages evicted in it: no reader is still
- *     bringing pages in above F (DET_INFLOW).  With inflow_max_seq_only
+ *     bringing pages in above F (DET_INFLOW).  With fault_to_max_seq
  *     (6.1-6.13) only max_seq's growth counts: there the working set's
  *     RANDOM refaults go to F + 1 once there are four generations, and
  *     only a reader's faults through a mapping with recency reach
@@ -76,9 +78,10 @@ struct det_params {
 	unsigned int max_agings_per_min;	/* aging steps, all bursts */
 	/*
 	 * Not a setting: the kernel's rule (kver.h fault_to_max_seq), set by
-	 * the watcher.  True: a reader's inflow is max_seq's growth alone.
+	 * the watcher.  True: a reader's inflow is max_seq's growth alone,
+	 * and with four generations F + 1 holds nothing to expose.
 	 */
-	bool inflow_max_seq_only;
+	bool fault_to_max_seq;
 };
 
 /* One generation row of lru_gen_full: its sequence number, file pages. */

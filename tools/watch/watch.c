@@ -17,7 +17,7 @@
 static void params_from_conf(struct watch *w)
 {
 	w->params = w->conf.det;
-	w->params.inflow_max_seq_only = w->rules.fault_to_max_seq;
+	w->params.fault_to_max_seq = w->rules.fault_to_max_seq;
 }
 
 static int copy_conf(struct watch *w, const struct watch_conf *conf)
