@@ -21,7 +21,7 @@ Test(watch_conf, no_group_gives_defaults)
 	cr_assert_float_eq(c.det.min_refault_pct, 50, 1e-9);
 	cr_assert_float_eq(c.det.min_exposed_pct, 2, 1e-9);
 	cr_assert_float_eq(c.det.max_inflow_pct, 10, 1e-9);
-	cr_assert_eq(c.det.max_agings_per_min, 8);
+	cr_assert_eq(c.det.max_agings_per_min, 16);
 	cr_assert_not(c.log_decisions);
 	cr_assert_eq(c.nr_cgroups, 0);
 	cr_assert_not(c.dry_run);

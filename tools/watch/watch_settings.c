@@ -92,12 +92,13 @@ const struct watch_setting watch_settings[] = {
 		"generation above the oldest once there are four."),
 	{ "max_agings_per_min", NULL, WSET_UINT,
 	  WSET_FIELD(det.max_agings_per_min),
-	  .lo = 1, .hi = DET_MAX_PER_MIN, .def = 8, .unit = "/min",
+	  .lo = 1, .hi = DET_MAX_PER_MIN, .def = 16, .unit = "/min",
 	  .help = "aging steps per memcg x node and minute",
 	  .doc = "Upper bound on the aging steps (max_seq moves) of one "
 		 "memcg and node in a minute; a burst is written only when "
 		 "all its steps fit (a safety cap: the rule itself waits for "
-		 "a whole turnover after each burst)." },
+		 "a whole turnover after each burst).  16: four bursts of "
+		 "four steps." },
 };
 
 const size_t watch_nr_settings =
