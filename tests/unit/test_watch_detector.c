@@ -135,6 +135,35 @@ Test(detector, this_intervals_refault_share_is_enough)
 		     DET_NOT_REFAULTING, "27%% and 40%%: %s", o.why);
 }
 
+/*
+ * After a burst of its own the window's share alone counts (a second
+ * burst on one interval's share folded the just-refaulted working set to
+ * the tail of F), until the kernel moves F or max_seq itself.
+ */
+Test(detector, after_its_own_burst_the_windows_share_alone_counts)
+{
+	struct det_state st;
+	struct det_out o;
+
+	det_init(&st);
+	step(&st, smp(0, 7, 20000, 18000, 0, LAYOUT), &o);
+	cr_assert_eq(step(&st, smp(1, 7, 40000, 36000, 0, LAYOUT), &o),
+		     DET_AGE);
+	det_aged(&st, 1000, o.steps);
+	cr_assert_eq(step(&st, smp(2, 11, 0, 0, 0, LAYOUT), &o), DET_HEALTHY,
+		     "our own burst moved F and max_seq");
+	cr_assert_eq(step(&st, smp(3, 11, 20000, 2000, 0, LAYOUT), &o),
+		     DET_NOT_REFAULTING);
+	cr_assert_eq(step(&st, smp(4, 11, 30000, 8000, 0, LAYOUT), &o),
+		     DET_NOT_REFAULTING, "60%% this interval, 27%% over the "
+		     "window since our burst: %s", o.why);
+	cr_assert_eq(step(&st, smp(5, 12, 0, 0, 0, LAYOUT), &o), DET_HEALTHY,
+		     "the kernel aged by itself");
+	step(&st, smp(6, 12, 20000, 2000, 0, LAYOUT), &o);
+	cr_assert_eq(step(&st, smp(7, 12, 30000, 8000, 0, LAYOUT), &o),
+		     DET_AGE, "a window the kernel began: %s", o.why);
+}
+
 /* The pages the kernel protected into F + 1 are the hot working set. */
 Test(detector, protected_pages_are_not_exposed)
 {

@@ -135,6 +135,10 @@ static void rebase(struct det_state *st, const struct det_sample *s)
 	st->moved = st->have_prev && prev->has_rep &&
 		    (s->file_min_seq != prev->file_min_seq ||
 		     s->max_seq != prev->max_seq);
+	/* our burst's own move is max_seq reaching what it asked for */
+	if (st->moved && (s->max_seq == prev->max_seq ||
+			  s->max_seq != st->burst_max_seq))
+		st->own_window = false;
 	if (!st->have_prev || !prev->has_rep ||
 	    s->file_min_seq != prev->file_min_seq ||
 	    s->evicted < st->base_evicted ||
@@ -165,7 +169,11 @@ static void verdict(struct det_out *out, enum det_verdict v, const char *why)
  * pages evicted since F took its value count at all), so a window's share
  * starts near 0 and climbs to the thrash's share over the working set's
  * reuse distance, while this interval's share has it as soon as the pages
- * evicted at the window's start come back.
+ * evicted at the window's start come back.  After a burst of its own the
+ * window's share alone counts, until the kernel moves F or max_seq
+ * itself: there the working set just refaulted in is what a second burst
+ * would fold to the tail of F, and it must be the thrash over the whole
+ * window, not one interval, that asks for that.
  */
 static bool recycling(struct det_state *st, const struct det_params *p,
 		      const struct det_sample *s, struct det_out *out)
@@ -199,8 +207,9 @@ static bool recycling(struct det_state *st, const struct det_params *p,
 	st->after_burst = false;
 	if (!grew || !(pct_of(out->refaulted, out->evicted,
 			      p->min_refault_pct) ||
-		       pct_of(s->refaulted - r0, s->evicted - e0,
-			      p->min_refault_pct))) {
+		       (!st->own_window &&
+			pct_of(s->refaulted - r0, s->evicted - e0,
+			       p->min_refault_pct)))) {
 		verdict(out, DET_NOT_REFAULTING, "evicted pages do not come "
 			"back (not the working set)");
 		return false;
@@ -286,6 +295,8 @@ void det_aged(struct det_state *st, uint64_t now_ms, unsigned int steps)
 {
 	note_agings(st, now_ms, steps);
 	st->after_burst = true;
+	st->own_window = true;
+	st->burst_max_seq = st->prev.max_seq + steps;
 	st->base_evicted = st->prev.evicted;
 	st->base_refaulted = st->prev.refaulted;
 }

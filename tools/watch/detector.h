@@ -26,8 +26,10 @@
  *     DET_NOT_TURNED);
  *  2. refaults: R grew this interval, and R - R0 >= (E - E0) *
  *     min_refault_pct / 100 over the window or over this interval alone
- *     (the window's share lags by the working set's reuse distance):
- *     what is evicted comes back, it is the working set
+ *     (the window's share lags by the working set's reuse distance;
+ *     after a burst of its own, until the kernel moves F or max_seq
+ *     itself, the window's share alone): what is evicted comes back,
+ *     it is the working set
  *     (DET_NOT_REFAULTING; no evictions at all: DET_HEALTHY);
  *  3. exposed: a generation above F holds >= min_exposed_pct of the
  *     lruvec's file pages, not counting in F + 1 the P pages the kernel
@@ -122,6 +124,9 @@ struct det_state {
 	bool moved;			/* ... because F or max_seq moved */
 	bool was_thrashing;
 	bool after_burst;		/* since det_aged: a whole turnover */
+	bool own_window;		/* since det_aged, until the kernel
+					   moves F or max_seq itself */
+	unsigned long burst_max_seq;	/* max_seq the last burst made */
 	unsigned int asked;		/* steps of the last DET_AGE */
 	uint64_t agings_ms[DET_RATE_WINDOW];	/* ring of step times */
 	unsigned int nr_agings;

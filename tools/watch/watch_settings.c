@@ -66,8 +66,10 @@ const struct watch_setting watch_settings[] = {
 		"or over the last interval alone (a window's share lags "
 		"the thrash by the working set's reuse distance: on "
 		"6.1-6.13 the kernel counts a refault only for a page "
-		"evicted since that generation took its number), and they "
-		"must have grown in the last interval."),
+		"evicted since that generation took its number; after a "
+		"burst of the watcher's own, until the kernel ages by "
+		"itself, over the window alone), and they must have grown "
+		"in the last interval."),
 	DET_PCT(min_exposed_pct, 0.01, 100, 2,
 		"a generation above the oldest must hold this % of the "
 		"file pages, else aging cannot help",
