@@ -54,6 +54,13 @@ static enum det_verdict step(struct det_state *st, struct det_sample s,
 	return out->verdict;
 }
 
+/* A fresh detector's first look at the report's thrash (LAYOUT, 90%). */
+static void first_look(struct det_state *st, struct det_out *out)
+{
+	det_init(st);
+	step(st, smp(0, 7, 20000, 18000, 0, LAYOUT), out);
+}
+
 /* The thrash of the report: F recycled, 90% back, pages above it. */
 Test(detector, thrash_ages_on_the_second_look)
 {
@@ -106,8 +113,7 @@ Test(detector, refaults_must_grow_this_interval)
 	struct det_state st;
 	struct det_out o;
 
-	det_init(&st);
-	step(&st, smp(0, 7, 20000, 18000, 0, LAYOUT), &o);
+	first_look(&st, &o);
 	cr_assert_eq(step(&st, smp(1, 7, 30000, 18000, 0, LAYOUT), &o),
 		     DET_NOT_REFAULTING);
 	cr_assert(o.episode_ended, "thrashing before, not now");
@@ -145,8 +151,7 @@ Test(detector, after_its_own_burst_the_windows_share_alone_counts)
 	struct det_state st;
 	struct det_out o;
 
-	det_init(&st);
-	step(&st, smp(0, 7, 20000, 18000, 0, LAYOUT), &o);
+	first_look(&st, &o);
 	cr_assert_eq(step(&st, smp(1, 7, 40000, 36000, 0, LAYOUT), &o),
 		     DET_AGE);
 	det_aged(&st, 1000, o.steps);
@@ -330,8 +335,7 @@ Test(detector, f_moving_starts_from_zero)
 	struct det_state st;
 	struct det_out o;
 
-	det_init(&st);
-	step(&st, smp(0, 7, 20000, 18000, 0, LAYOUT), &o);
+	first_look(&st, &o);
 	cr_assert_eq(step(&st, smp(1, 8, 6000, 5400, 0, LAYOUT), &o),
 		     DET_HEALTHY, "F moved: the lruvec ages");
 	cr_assert_not(o.thrashing);
@@ -346,8 +350,7 @@ Test(detector, counter_drop_restarts)
 	struct det_state st;
 	struct det_out o;
 
-	det_init(&st);
-	step(&st, smp(0, 7, 20000, 18000, 0, LAYOUT), &o);
+	first_look(&st, &o);
 	step(&st, smp(1, 7, 40000, 36000, 0, LAYOUT), &o);
 	det_aged(&st, 1000, 0);
 	cr_assert_eq(step(&st, smp(2, 7, 100, 90, 0, LAYOUT), &o),
@@ -403,8 +406,7 @@ Test(detector, a_burst_waits_for_a_whole_turnover)
 	struct det_state st;
 	struct det_out o;
 
-	det_init(&st);
-	step(&st, smp(0, 7, 20000, 18000, 0, LAYOUT), &o);
+	first_look(&st, &o);
 	cr_assert_eq(step(&st, smp(1, 7, 40000, 36000, 0, LAYOUT), &o), DET_AGE);
 	det_aged(&st, 1000, o.steps);
 	/* the burst folded everything into F: F and max_seq moved */
@@ -432,8 +434,7 @@ Test(detector, dry_and_failed_count_toward_the_cap)
 	struct det_state st;
 	struct det_out o;
 
-	det_init(&st);
-	step(&st, smp(0, 7, 20000, 18000, 0, LAYOUT), &o);
+	first_look(&st, &o);
 	cr_assert_eq(step(&st, smp(1, 7, 40000, 36000, 0, LAYOUT), &o),
 		     DET_AGE);
 	det_dry_aged(&st, 1000);
