@@ -46,7 +46,8 @@ static unsigned long movable(const struct det_params *p,
 
 	if (s->gens[i].seq != s->file_min_seq + 1)
 		return pages;
-	if (p->fault_to_max_seq && s->max_seq >= s->file_min_seq + 3)
+	if (p->fault_to_max_seq &&
+	    s->max_seq >= s->file_min_seq + DET_MAX_GENS - 1)
 		return 0;
 	return pages > s->protected ? pages - s->protected : 0;
 }
@@ -137,8 +138,8 @@ static void rebase(struct det_state *st, const struct det_sample *s)
 		     s->max_seq != prev->max_seq);
 	/* our burst's own move is max_seq reaching what it asked for */
 	if (st->moved && (s->max_seq == prev->max_seq ||
-			  s->max_seq != st->burst_max_seq))
-		st->own_window = false;
+			  s->max_seq != st->own_max_seq))
+		st->own_max_seq = 0;
 	if (!st->have_prev || !prev->has_rep ||
 	    s->file_min_seq != prev->file_min_seq ||
 	    s->evicted < st->base_evicted ||
@@ -207,7 +208,7 @@ static bool recycling(struct det_state *st, const struct det_params *p,
 	st->after_burst = false;
 	if (!grew || !(pct_of(out->refaulted, out->evicted,
 			      p->min_refault_pct) ||
-		       (!st->own_window &&
+		       (!st->own_max_seq &&
 			pct_of(s->refaulted - r0, s->evicted - e0,
 			       p->min_refault_pct)))) {
 		verdict(out, DET_NOT_REFAULTING, "evicted pages do not come "
@@ -295,8 +296,7 @@ void det_aged(struct det_state *st, uint64_t now_ms, unsigned int steps)
 {
 	note_agings(st, now_ms, steps);
 	st->after_burst = true;
-	st->own_window = true;
-	st->burst_max_seq = st->prev.max_seq + steps;
+	st->own_max_seq = st->prev.max_seq + steps;
 	st->base_evicted = st->prev.evicted;
 	st->base_refaulted = st->prev.refaulted;
 }

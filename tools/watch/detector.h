@@ -124,9 +124,9 @@ struct det_state {
 	bool moved;			/* ... because F or max_seq moved */
 	bool was_thrashing;
 	bool after_burst;		/* since det_aged: a whole turnover */
-	bool own_window;		/* since det_aged, until the kernel
-					   moves F or max_seq itself */
-	unsigned long burst_max_seq;	/* max_seq the last burst made */
+	unsigned long own_max_seq;	/* the max_seq det_aged's burst made,
+					   until the kernel moves F or max_seq
+					   itself; 0: not a burst's window */
 	unsigned int asked;		/* steps of the last DET_AGE */
 	uint64_t agings_ms[DET_RATE_WINDOW];	/* ring of step times */
 	unsigned int nr_agings;
