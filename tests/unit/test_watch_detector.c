@@ -428,7 +428,7 @@ Test(detector, a_burst_waits_for_a_whole_turnover)
 		     DET_AGE, "without a burst before, half a turnover does");
 }
 
-/* Dry run counts what was asked; a failed write counts one step. */
+/* Dry run and a failed write count what was asked. */
 Test(detector, dry_and_failed_count_toward_the_cap)
 {
 	struct det_state st;
@@ -443,7 +443,30 @@ Test(detector, dry_and_failed_count_toward_the_cap)
 	cr_assert_eq(o.evicted, 20000, "the window restarted at 40000");
 	det_failed(&st, 2000);
 	cr_assert_eq(step(&st, smp(3, 7, 80000, 72000, 0, LAYOUT), &o),
-		     DET_RATE_LIMITED, "4 + 1 steps, 4 more exceed 8");
+		     DET_RATE_LIMITED, "4 + 4 steps, 4 more exceed 8");
+}
+
+/*
+ * A kernel that rejects every command: each failed burst costs its steps,
+ * so the cap bounds the writes to max_agings_per_min / steps a minute
+ * (two here), not one a step; the window stays between the failures.
+ */
+Test(detector, failed_bursts_count_their_steps)
+{
+	struct det_state st;
+	struct det_out o;
+
+	first_look(&st, &o);
+	cr_assert_eq(step(&st, smp(1, 7, 40000, 36000, 0, LAYOUT), &o),
+		     DET_AGE);
+	det_failed(&st, 1000);
+	cr_assert_eq(step(&st, smp(2, 7, 60000, 54000, 0, LAYOUT), &o),
+		     DET_AGE, "the window stays: the next interval asks again");
+	cr_assert_eq(o.evicted, 60000, "nothing aged: the window did not "
+		     "restart");
+	det_failed(&st, 2000);
+	cr_assert_eq(step(&st, smp(3, 7, 80000, 72000, 0, LAYOUT), &o),
+		     DET_RATE_LIMITED, "two failed bursts of 4 fill a cap of 8");
 }
 
 Test(detector, no_counters_is_healthy)

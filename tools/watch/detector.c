@@ -308,7 +308,7 @@ void det_dry_aged(struct det_state *st, uint64_t now_ms)
 
 void det_failed(struct det_state *st, uint64_t now_ms)
 {
-	note_agings(st, now_ms, 1);
+	note_agings(st, now_ms, st->asked ? st->asked : 1);
 }
 
 const char *det_verdict_name(enum det_verdict v)

@@ -177,8 +177,10 @@ void det_aged(struct det_state *st, uint64_t now_ms, unsigned int steps);
 void det_dry_aged(struct det_state *st, uint64_t now_ms);
 
 /*
- * det_failed - a write failed with nothing aged: one step toward the rate
- * cap; the window stays, so the next interval may ask again.
+ * det_failed - a write failed with nothing aged: the steps the burst asked
+ * for count toward the rate cap (so a kernel that rejects every command
+ * sees at most max_agings_per_min / steps writes a minute, not one a
+ * step); the window stays, so the next interval may ask again.
  */
 void det_failed(struct det_state *st, uint64_t now_ms);
 
