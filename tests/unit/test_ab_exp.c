@@ -247,7 +247,7 @@ Test(ab_exp, arms)
 	expect_err(PRE "arms = ( { name = \"abcdefghijklmnopqrstuvwxyz0123456789\"; } );\n", 10,
 		   "longer than 32");
 	expect_err(PRE "arms = (\n { name = \"a\"; },\n { name = \"a\"; } );\n", 12,
-		   "arm name \"a\" is used twice (first at line 11)");
+		   "arms[2]: name \"a\" is used twice (first at line 11)");
 	expect_err(PRE "arms = ( { name = \"a\";\n policy = \"/p\";\n policy_text = \"version = 1;\"; } );\n",
 		   12, "exclude each other");
 	expect_err(PRE "arms = ( { name = \"a\";\n shim = false;\n policy = \"/p\"; } );\n", 11,

@@ -202,10 +202,6 @@ static int parse_arm(struct exp_parser *ps, const config_setting_t *g, int i,
 		return -1;
 	if (!a->label && !(a->label = strdup(a->name)))
 		return perr(ps, g, "out of memory");
-	for (int j = 0; j < i; j++)
-		if (!strcmp(ps->e->arms[j].name, a->name))
-			return perr(ps, g, "arm name \"%s\" is used twice (first at line %d)",
-				    a->name, ps->e->arms[j].line);
 	return 0;
 }
 

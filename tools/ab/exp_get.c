@@ -187,12 +187,25 @@ int group_head(struct exp_parser *ps, const config_setting_t *g,
 	       const char *list, int i, const char *keys, char *what,
 	       size_t size, int *line, char **name)
 {
+	const config_setting_t *parent = config_setting_parent(g);
+	const char *prev;
+
 	*line = conf_line(g);
 	snprintf(what, size, "%s[%d]: ", list, i + 1);
 	if (conf_check_keys(&ps->cc, g, what, keys) ||
-	    get_str(ps, g, what, "name", true, name))
+	    get_str(ps, g, what, "name", true, name) ||
+	    check_name(ps, g, what, *name))
 		return -1;
-	return check_name(ps, g, what, *name);
+	for (int j = 0; parent && j < i; j++) {
+		const config_setting_t *e = config_setting_get_elem(parent,
+								    (unsigned int)j);
+
+		if (e && config_setting_lookup_string(e, "name", &prev) &&
+		    !strcmp(prev, *name))
+			return perr(ps, g, "%sname \"%s\" is used twice (first at line %d)",
+				    what, *name, conf_line(e));
+	}
+	return 0;
 }
 
 int check_name(struct exp_parser *ps, const config_setting_t *g,

@@ -93,7 +93,8 @@ int each_group(struct exp_parser *ps, const config_setting_t *list,
  * group_head - what every named element of a list starts with: its line
  * into *@line, "@list[N]: " (N = @i + 1) into @what (@size bytes), its keys
  * checked against @keys (", " separated), and its required "name", a
- * valid name (check_name()), into *@name.  Returns 0 or -1 (reported).
+ * valid name (check_name()) that no earlier element of the list has, into
+ * *@name.  Returns 0 or -1 (reported).
  */
 int group_head(struct exp_parser *ps, const config_setting_t *g,
 	       const char *list, int i, const char *keys, char *what,

@@ -47,10 +47,6 @@ static int parse_file(struct exp_parser *ps, const config_setting_t *g, int i,
 		return perr(ps, config_setting_get_member(g, "size_mib"),
 			    "%s\"size_mib\" must be a whole number", what);
 	f->size_mib = (uint64_t)size;
-	for (int j = 0; j < i; j++)
-		if (!strcmp(ps->e->files[j].name, f->name))
-			return perr(ps, g, "%sname \"%s\" is used twice (first at line %d)",
-				    what, f->name, ps->e->files[j].line);
 	return 0;
 }
 
@@ -107,10 +103,6 @@ static int parse_workload(struct exp_parser *ps, const config_setting_t *g,
 	if (check_subst_v(ps, config_setting_get_member(g, "command"),
 			  what, w->argv, w->argc))
 		return -1;
-	for (int j = 0; j < i; j++)
-		if (!strcmp(ps->e->wl[j].name, w->name))
-			return perr(ps, g, "%sname \"%s\" is used twice (first at line %d)",
-				    what, w->name, ps->e->wl[j].line);
 	w->throughput = thr;
 	if (thr && ps->e->throughput_wl >= 0)
 		return perr(ps, g, "%sonly one workload can be the throughput source (\"%s\" is already)",
