@@ -12,7 +12,8 @@ $(COMMON_LIB): $(COMMON_OBJS)
 	$(AR) rcs $@ $^
 
 # Unit tests, one binary; each test file is named here.
-COMMON_TEST_SRCS := tests/unit/test_common_iostat.c \
+COMMON_TEST_SRCS := tests/unit/test_common_guard.c \
+		    tests/unit/test_common_iostat.c \
 		    tests/unit/test_common_json.c \
 		    tests/unit/test_common_lrugen.c \
 		    tests/unit/test_common_memstat.c \
