@@ -16,6 +16,13 @@
  * RANDOM; from RANDOM only a size verdict of "fits" leads back, so the
  * band cannot flap.
  *
+ * Guarded (a live advshim-watch marks the memcg, common/guard.h): RANDOM's
+ * one failure, the stall after a cold read, is ended by the watcher, while
+ * normal advice near the boundary keeps faulting through read-around
+ * after a cold read for good.  So a guarded group gives normal up above
+ * guard_fit_pct when the memcg is full and the process keeps faulting,
+ * and goes back to normal only at or below guard_fit_pct.
+ *
  * Hysteresis: a size verdict must hold `persist` samples, a thrash
  * verdict `thrash_persist`; switches are at least `dwell_ms` apart and at
  * most `max_per_min` in any 60 s.  Unreadable figures keep the choice
@@ -35,6 +42,7 @@ void adapt_params_default(struct adapt_params *p)
 	*p = (struct adapt_params){
 		.fit_pct = 100,
 		.nofit_pct = 120,
+		.guard_fit_pct = 90,
 		.persist = 3,
 		.thrash_persist = 30,
 		.thrash_usage_pct = 95,
@@ -54,6 +62,8 @@ int adapt_params_check(const struct adapt_params *p, const char **what)
 		bad = "fit_pct";
 	else if (p->nofit_pct <= p->fit_pct || p->nofit_pct > 1000)
 		bad = "nofit_pct";
+	else if (p->guard_fit_pct > 1000)
+		bad = "guard_fit_pct";
 	else if (!p->persist || !p->thrash_persist)
 		bad = p->persist ? "thrash_persist" : "persist";
 	else if (!p->thrash_refaults)
@@ -160,7 +170,7 @@ static void flip(struct adapt_state *s, struct adapt_verdict *v,
 	v->choice = to;
 	v->reason = why;
 	v->switched = true;
-	s->fits_run = s->nofit_run = s->thrash_run = 0;
+	s->fits_run = s->nofit_run = s->thrash_run = s->guard_run = 0;
 	record_switch(s, v->t_ms);
 	if (counted)
 		s->switches++;
@@ -169,7 +179,7 @@ static void flip(struct adapt_state *s, struct adapt_verdict *v,
 /* Unreadable figures: hold, then fall back to RANDOM. */
 static void step_unreadable(struct adapt_state *s, struct adapt_verdict *v)
 {
-	s->fits_run = s->nofit_run = s->thrash_run = 0;
+	s->fits_run = s->nofit_run = s->thrash_run = s->guard_run = 0;
 	if (s->fail_run < UINT32_MAX)
 		s->fail_run++;
 	if (s->fail_run < s->p.fail_after)
@@ -180,28 +190,51 @@ static void step_unreadable(struct adapt_state *s, struct adapt_verdict *v)
 		v->reason = ADAPT_R_UNREADABLE;
 }
 
+/* Whether guarded figures hold RANDOM: above guard_fit_pct. */
+static bool guard_holds(const struct adapt_params *p,
+			const struct adapt_verdict *v)
+{
+	return v->guarded && p->guard_fit_pct &&
+	       v->ratio_pct > p->guard_fit_pct;
+}
+
+/* The thrash tests' runs: in the band (read-around's refaults) and guarded. */
+static void thrash_runs(struct adapt_state *s, const struct adapt_sample *x,
+			const struct adapt_verdict *v)
+{
+	const struct adapt_params *p = &s->p;
+	bool band = v->ratio_pct > p->fit_pct && v->ratio_pct < p->nofit_pct;
+	bool faulting = s->choice == ADAPT_NORMAL &&
+		(x->limit == ADAPT_NO_LIMIT ||
+		 v->usage_pct >= p->thrash_usage_pct) &&
+		v->majflt_s >= p->thrash_majflt_s;
+
+	if (faulting && band &&
+	    v->refault_s >= v->majflt_s * p->thrash_refaults)
+		s->thrash_run++;
+	else
+		s->thrash_run = 0;
+	if (faulting && guard_holds(p, v) && v->ratio_pct < p->nofit_pct)
+		s->guard_run++;
+	else
+		s->guard_run = 0;
+}
+
 /* Fills the verdict's figures and the persistence counters. */
 static void measure(struct adapt_state *s, const struct adapt_sample *x,
 		    struct adapt_verdict *v)
 {
 	const struct adapt_params *p = &s->p;
-	bool band;
 
 	v->need = x->need;
 	v->capacity = capacity_of(x);
 	v->ratio_pct = pct(x->need, v->capacity);
 	v->resident_pct = pct(x->resident, x->need);
 	v->usage_pct = x->limit == ADAPT_NO_LIMIT ? 0 : pct(x->usage, x->limit);
-	band = v->ratio_pct > p->fit_pct && v->ratio_pct < p->nofit_pct;
-	s->fits_run = v->ratio_pct <= p->fit_pct ? s->fits_run + 1 : 0;
+	s->fits_run = v->ratio_pct <= p->fit_pct && !guard_holds(p, v) ?
+		s->fits_run + 1 : 0;
 	s->nofit_run = v->ratio_pct >= p->nofit_pct ? s->nofit_run + 1 : 0;
-	if (s->choice == ADAPT_NORMAL && band &&
-	    (x->limit == ADAPT_NO_LIMIT || v->usage_pct >= p->thrash_usage_pct) &&
-	    v->majflt_s >= p->thrash_majflt_s &&
-	    v->refault_s >= v->majflt_s * p->thrash_refaults)
-		s->thrash_run++;
-	else
-		s->thrash_run = 0;
+	thrash_runs(s, x, v);
 }
 
 /* The choice the figures ask for, and why (no hysteresis yet). */
@@ -221,10 +254,18 @@ static enum adapt_choice wanted(struct adapt_state *s,
 			ADAPT_R_NOFIT : ADAPT_R_PERSIST;
 		return *why == ADAPT_R_PERSIST ? s->choice : ADAPT_RANDOM;
 	}
+	if (s->choice == ADAPT_NORMAL && s->guard_run >= p->thrash_persist) {
+		*why = ADAPT_R_GUARD_THRASH;
+		return ADAPT_RANDOM;
+	}
 	if (v->ratio_pct <= p->fit_pct) {
 		if (s->choice == ADAPT_NORMAL) {
 			*why = ADAPT_R_FITS;
 			return ADAPT_NORMAL;
+		}
+		if (guard_holds(p, v)) {
+			*why = ADAPT_R_GUARDED;
+			return ADAPT_RANDOM;
 		}
 		*why = s->fits_run >= p->persist ? ADAPT_R_FITS : ADAPT_R_PERSIST;
 		return *why == ADAPT_R_FITS ? ADAPT_NORMAL : ADAPT_RANDOM;
@@ -273,6 +314,7 @@ struct adapt_verdict adapt_step(struct adapt_state *s,
 	v.t_ms = t;
 	v.switched = false;
 	v.status = x->status;
+	v.guarded = x->guarded;
 	v.choice = s->choice;
 	if (x->status)
 		v.majflt_s = v.refault_s = 0;
@@ -304,6 +346,8 @@ const char *adapt_reason_name(enum adapt_reason r)
 		[ADAPT_R_START] = "start", [ADAPT_R_FITS] = "fits",
 		[ADAPT_R_NOFIT] = "does not fit", [ADAPT_R_BAND] = "boundary",
 		[ADAPT_R_THRASH] = "thrashes under normal",
+		[ADAPT_R_GUARD_THRASH] = "faults under normal, guarded",
+		[ADAPT_R_GUARDED] = "guarded",
 		[ADAPT_R_UNREADABLE] = "memcg unreadable",
 		[ADAPT_R_PERSIST] = "held: not yet persistent",
 		[ADAPT_R_DWELL] = "held: dwell time",
@@ -372,6 +416,8 @@ size_t adapt_describe(const struct adapt_verdict *v, char *buf, size_t size)
 		put_us(&o, v->usage_pct, "%, ");
 		put_us(&o, v->majflt_s, " majflt/s, ");
 		put_us(&o, v->refault_s, " refaults/s");
+		if (v->guarded)
+			put_s(&o, ", guarded");
 	} else if (v->status) {
 		put_s(&o, ": error ");
 		put_u(&o, (uint64_t)-(int64_t)v->status);

@@ -36,6 +36,9 @@ enum adapt_reason {
 	ADAPT_R_THRASH,		/* in the band, normal, memcg full, faulting,
 				   and most faults refault what read-around
 				   evicted: RANDOM */
+	ADAPT_R_GUARD_THRASH,	/* guarded, above guard_fit_pct, normal,
+				   memcg full and faulting: RANDOM */
+	ADAPT_R_GUARDED,	/* guarded, RANDOM kept above guard_fit_pct */
 	ADAPT_R_UNREADABLE,	/* figures unreadable fail_after times: RANDOM */
 	ADAPT_R_PERSIST,	/* a switch wanted, not yet for `persist` */
 	ADAPT_R_DWELL,		/* a switch wanted, the dwell time not over */
@@ -50,6 +53,9 @@ enum adapt_reason {
 struct adapt_params {
 	unsigned int fit_pct;		/* need <= this % of capacity: normal */
 	unsigned int nofit_pct;		/* need >= this % of capacity: RANDOM */
+	unsigned int guard_fit_pct;	/* guarded: normal again only at or
+					   below this % (above fit_pct: the
+					   band only); 0: ignore the mark */
 	unsigned int persist;		/* samples a size verdict must hold */
 	unsigned int thrash_persist;	/* samples the thrash verdict must hold */
 	unsigned int thrash_usage_pct;	/* thrash: usage >= this % of limit */
@@ -73,6 +79,8 @@ struct adapt_sample {
 	uint64_t resident;	/* of that, in the page cache (mincore) */
 	uint64_t majflt;	/* the process's major faults (getrusage) */
 	uint64_t refault;	/* the memcg's workingset_refault_file */
+	bool guarded;		/* a live advshim-watch ages the memcg
+				   (common/guard.h) */
 };
 
 /* The outcome of a step, with the numbers it used. */
@@ -88,6 +96,7 @@ struct adapt_verdict {
 	unsigned int usage_pct;	/* usage * 100 / limit (0 without limit) */
 	uint64_t majflt_s;	/* since the previous sample */
 	uint64_t refault_s;	/* since the previous sample */
+	bool guarded;		/* the sample's */
 	int status;		/* the sample's */
 };
 
@@ -98,7 +107,7 @@ struct adapt_state {
 	bool have_prev;		/* prev_* valid (majflt rate) */
 	uint64_t prev_t_ms, prev_majflt, prev_refault;
 	uint64_t last_t_ms;
-	unsigned int fits_run, nofit_run, thrash_run, fail_run;
+	unsigned int fits_run, nofit_run, thrash_run, guard_run, fail_run;
 	uint64_t switch_ms[ADAPT_RATE_SLOTS];	/* ring of switch times */
 	unsigned int nr_switch_ms, switch_head;
 	uint64_t switches;	/* choice changes after the first decision */
@@ -112,6 +121,7 @@ void adapt_params_default(struct adapt_params *p);
 /*
  * adapt_params_check - 0 if @p is usable, else -EINVAL and *@what names
  * the first bad field (fit_pct < nofit_pct, percentages 1..1000,
+ * guard_fit_pct 0..1000,
  * thrash_usage_pct 1..100, thrash_refaults >= 1, max_per_min
  * 1..ADAPT_RATE_SLOTS, persist >= 1, fail_after >= 1).
  */
@@ -131,7 +141,11 @@ void adapt_init(struct adapt_state *s, const struct adapt_params *p,
  * NOFIT/BAND: no persist, no dwell, not counted as a switch); later
  * switches need their condition for `persist` (thrash: `thrash_persist`)
  * samples in a row, `dwell_ms` since the previous switch and fewer than
- * `max_per_min` switches in the last 60 s.  Unreadable figures for
+ * `max_per_min` switches in the last 60 s.  A guarded sample (a live
+ * watcher ages the memcg, so RANDOM's stall is ended) moves the way back
+ * to normal down to `guard_fit_pct` and gives up normal above it when the
+ * memcg is full and the process faults `thrash_majflt_s` for
+ * `thrash_persist` samples (docs/adaptive.md, "Guarded").  Unreadable figures for
  * `fail_after` samples in a row switch to RANDOM at once (fail safe;
  * still counted and rate-recorded).  Never fails.
  */
@@ -145,7 +159,8 @@ const char *adapt_reason_name(enum adapt_reason r);
 /*
  * adapt_describe - one line for the log and `advshim inspect`, e.g.
  * "normal (fits: need 120 MiB = 96% of capacity 125 MiB, resident 100%,
- * usage 98%, 0 majflt/s, 0 refaults/s)".  No stdio, no allocation.  Returns the length written
+ * usage 98%, 0 majflt/s, 0 refaults/s)", ", guarded" before the ")" when
+ * the sample was.  No stdio, no allocation.  Returns the length written
  * (truncated to @size - 1, always NUL-terminated when @size > 0).
  */
 size_t adapt_describe(const struct adapt_verdict *v, char *buf, size_t size);

@@ -16,7 +16,8 @@
 
 #include "policy/parser.h"
 
-#define ADAPTIVE_KEYS "fit_pct, nofit_pct, persist, thrash_persist, " \
+#define ADAPTIVE_KEYS "fit_pct, nofit_pct, guard_fit_pct, persist, " \
+	"thrash_persist, " \
 	"thrash_usage_pct, thrash_majflt_s, thrash_refaults, dwell_ms, " \
 	"max_per_min, fail_after, interval_ms"
 
@@ -32,6 +33,7 @@ struct adaptive_key {
 static const struct adaptive_key adaptive_keys[] = {
 	{ "fit_pct", 1, 1000, PA(params.fit_pct) },
 	{ "nofit_pct", 2, 1000, PA(params.nofit_pct) },
+	{ "guard_fit_pct", 0, 1000, PA(params.guard_fit_pct) },
 	{ "persist", 1, 3600, PA(params.persist) },
 	{ "thrash_persist", 1, 3600, PA(params.thrash_persist) },
 	{ "thrash_usage_pct", 1, 100, PA(params.thrash_usage_pct) },

@@ -125,6 +125,13 @@ void policy_print_adaptive(const struct policy *p, FILE *f)
 		"the limit, >= %u major faults/s, >= %u memcg refaults per "
 		"fault)\n", x->fit_pct, x->nofit_pct, x->thrash_persist,
 		x->thrash_usage_pct, x->thrash_majflt_s, x->thrash_refaults);
+	if (x->guard_fit_pct)
+		fprintf(f, "  where advshim-watch ages the memory cgroup "
+			"(its mark): normal advice is given\n  up above %u%% "
+			"when the memcg is full and the process faults >= %u/s "
+			"for %u\n  samples, and comes back only at or below "
+			"%u%%\n", x->guard_fit_pct, x->thrash_majflt_s,
+			x->thrash_persist, x->guard_fit_pct);
 	fprintf(f, "  a sample every %u ms; a verdict holds %u samples; "
 		"switches >= %u ms apart,\n  <= %u a minute; figures "
 		"unreadable %u samples in a row: MADV_RANDOM\n",

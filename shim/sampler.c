@@ -15,7 +15,8 @@
  *  - The thread samples every interval_ms: a snapshot of the group's
  *    ranges (adapt_table.c, a leaf at a time under the read lock), then
  *    without any lock the memory cgroup (common/cgroup_read.c,
- *    common/memstat.c), MemAvailable, getrusage and mincore windows; one
+ *    common/memstat.c), advshim-watch's mark on it (common/guard.c),
+ *    MemAvailable, getrusage and mincore windows; one
  *    adapt_step(); on a switch it publishes the choice (gen_bump: every
  *    thread's view re-learns), re-advises the ranges asked RANDOM, logs
  *    one line and counts it.  A process that never calls the shim again
@@ -47,6 +48,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "common/guard.h"
 #include "common/cgroup_read.h"
 #include "common/memstat.h"
 #include "common/readbuf.h"
@@ -106,6 +108,20 @@ static int read_memstat(struct adapt_sample *x)
 	return 0;
 }
 
+/* Whether a live advshim-watch marks the cgroup found (common/guard.h). */
+static bool guarded(void)
+{
+	char path[CG_PATH_MAX + 64];
+	struct timespec ts;
+	uint64_t t_s;
+
+	if (cg_file_path(path, sizeof(path), NULL, smp.where.version,
+			 smp.where.path, ".") || guard_read(path, &t_s))
+		return false;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return guard_fresh(t_s, (uint64_t)ts.tv_sec);
+}
+
 /* The memory cgroup's figures into @x; 0 or a negative errno. */
 static int read_figures(struct adapt_sample *x)
 {
@@ -128,6 +144,7 @@ static int read_figures(struct adapt_sample *x)
 		x->mem_avail = 0;	/* unknown: fine with a limit */
 	if (!getrusage(RUSAGE_SELF, &ru))
 		x->majflt = (uint64_t)ru.ru_majflt;
+	x->guarded = guarded();
 	return 0;
 }
 

@@ -96,7 +96,7 @@ struct advshim_adapt_switch {
  */
 #define ADVSHIM_ADAPT_VERDICT_FIGURES(X)				\
 	X(status) X(t_ms) X(need) X(capacity) X(ratio_pct)		\
-	X(resident_pct) X(usage_pct) X(majflt_s) X(refault_s)
+	X(resident_pct) X(usage_pct) X(majflt_s) X(refault_s) X(guarded)
 
 /*
  * The adaptive advice (adapt/adapt.h): the last verdict with the numbers it
@@ -116,7 +116,9 @@ struct advshim_stats_adapt {
 	uint64_t t_ms;			/* the verdict's sample (CLOCK_MONOTONIC) */
 	uint64_t need, capacity;	/* bytes */
 	uint64_t limit, usage, file, mem_avail;	/* limit ~0: none */
-	uint32_t ratio_pct, resident_pct, usage_pct, reserved;
+	uint32_t ratio_pct, resident_pct, usage_pct;
+	uint32_t guarded;		/* 1: advshim-watch's mark was fresh
+					   (was reserved, 0) */
 	uint64_t majflt_s, refault_s;
 	uint64_t samples, sample_errors;
 	uint64_t switches, held;	/* switches after the first decision;

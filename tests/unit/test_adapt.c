@@ -4,7 +4,7 @@
  * timelines: fits, does not fit, flapping at the boundary that the
  * hysteresis must suppress, a limit raised and lowered mid-run, normal
  * advice thrashing in the band, a cold read, unreadable figures, no
- * limit.  Sizes are stated relative to the parameters (fit_pct, ...), so
+ * limit, a memcg guarded by advshim-watch.  Sizes are stated relative to the parameters (fit_pct, ...), so
  * the timelines keep their meaning when the defaults are retuned.
  */
 #include <criterion/criterion.h>
@@ -27,6 +27,7 @@ struct world {
 	uint64_t refault_s;		/* the memcg's */
 	int status;			/* != 0: the sample is unreadable */
 	uint64_t limit;			/* 0: LIMIT */
+	bool guarded;			/* advshim-watch's mark is fresh */
 };
 
 struct run {
@@ -61,6 +62,7 @@ static struct adapt_verdict step(struct run *r, struct world w)
 	struct adapt_verdict v;
 
 	x.file = x.usage > ANON ? x.usage - ANON : 0;
+	x.guarded = w.guarded;
 	x.resident = x.need * w.resident_pct / 100;
 	r->majflt += w.majflt_s;
 	x.majflt = r->majflt;
@@ -297,6 +299,105 @@ Test(adapt, normal_thrashing_in_the_band_goes_random_once)
 	cr_assert_eq(r.s.switches, 1);
 }
 
+/* The OpenSearch node of the lab: need ~98% of capacity, normal keeps
+ * faulting after a cold read (3 refaults a fault: no band thrash). */
+static struct world faulting(unsigned int ratio, bool guarded)
+{
+	return (struct world){ .ratio_pct = ratio, .resident_pct = 95,
+			       .usage_pct = 99, .majflt_s = 300,
+			       .refault_s = 900, .guarded = guarded };
+}
+
+static struct world guarded_calm(unsigned int ratio)
+{
+	struct world w = calm(ratio);
+
+	w.guarded = true;
+	return w;
+}
+
+Test(adapt, guarded_normal_that_keeps_faulting_goes_random_and_stays)
+{
+	struct run r;
+	struct adapt_verdict v;
+	unsigned int near;
+
+	run_init(&r);
+	near = (r.p.guard_fit_pct + r.p.fit_pct) / 2;
+	v = hold(&r, guarded_calm(near), 60);
+	cr_assert_eq(v.choice, ADAPT_NORMAL, "fits: normal, guarded or not");
+	v = hold(&r, faulting(near, true), r.p.thrash_persist - 1);
+	cr_assert_eq(v.choice, ADAPT_NORMAL);
+	v = step(&r, faulting(near, true));
+	cr_assert_eq(v.choice, ADAPT_RANDOM);
+	cr_assert_eq(v.reason, ADAPT_R_GUARD_THRASH);
+	v = hold(&r, guarded_calm(near), 600);
+	cr_assert_eq(v.choice, ADAPT_RANDOM, "fits, but above guard_fit_pct");
+	cr_assert_eq(v.reason, ADAPT_R_GUARDED);
+	v = hold(&r, guarded_calm(r.p.guard_fit_pct), r.p.persist);
+	cr_assert_eq(v.choice, ADAPT_NORMAL, "at guard_fit_pct: normal again");
+	cr_assert_eq(r.s.switches, 2);
+	assert_hysteresis(&r);
+}
+
+Test(adapt, unguarded_the_same_faults_keep_normal)
+{
+	struct run r;
+	struct adapt_verdict v;
+	unsigned int near;
+
+	run_init(&r);
+	near = (r.p.guard_fit_pct + r.p.fit_pct) / 2;
+	hold(&r, calm(near), 60);
+	v = hold(&r, faulting(near, false), 600);
+	cr_assert_eq(v.choice, ADAPT_NORMAL);
+	cr_assert_eq(r.s.switches, 0);
+}
+
+Test(adapt, guarded_short_faults_and_faults_well_below_keep_normal)
+{
+	struct run r;
+	struct adapt_verdict v;
+	unsigned int near;
+
+	run_init(&r);
+	near = (r.p.guard_fit_pct + r.p.fit_pct) / 2;
+	hold(&r, guarded_calm(near), 60);
+	/* a cold read: normal readers fault for less than thrash_persist */
+	hold(&r, faulting(near, true), r.p.thrash_persist - 1);
+	v = hold(&r, guarded_calm(near), 60);
+	cr_assert_eq(v.choice, ADAPT_NORMAL);
+	/* well below guard_fit_pct the file fits with room: not guarded's */
+	v = hold(&r, faulting(r.p.guard_fit_pct, true), 600);
+	cr_assert_eq(v.choice, ADAPT_NORMAL);
+	/* guard_fit_pct 0: the mark is ignored */
+	run_init(&r);
+	r.p.guard_fit_pct = 0;
+	adapt_init(&r.s, &r.p, ADAPT_RANDOM);
+	hold(&r, guarded_calm(near), 60);
+	v = hold(&r, faulting(near, true), 600);
+	cr_assert_eq(v.choice, ADAPT_NORMAL);
+	cr_assert_eq(r.s.switches, 0);
+}
+
+Test(adapt, a_mark_that_goes_away_lets_random_back_to_normal)
+{
+	struct run r;
+	struct adapt_verdict v;
+	unsigned int near;
+
+	run_init(&r);
+	near = (r.p.guard_fit_pct + r.p.fit_pct) / 2;
+	hold(&r, guarded_calm(near), 60);
+	v = hold(&r, faulting(near, true), r.p.thrash_persist);
+	cr_assert_eq(v.choice, ADAPT_RANDOM);
+	/* the watcher stopped: RANDOM would stall unguarded; the file fits */
+	v = hold(&r, calm(near), r.p.dwell_ms / 1000 + r.p.persist);
+	cr_assert_eq(v.choice, ADAPT_NORMAL);
+	cr_assert_eq(v.reason, ADAPT_R_FITS);
+	assert_hysteresis(&r);
+}
+
 Test(adapt, a_cold_read_does_not_switch)
 {
 	struct run r;
@@ -490,6 +591,12 @@ Test(adapt, params_check)
 	p.thrash_refaults = 0;
 	cr_assert_eq(adapt_params_check(&p, &what), -EINVAL);
 	cr_assert_str_eq(what, "thrash_refaults");
+	adapt_params_default(&p);
+	p.guard_fit_pct = 1001;
+	cr_assert_eq(adapt_params_check(&p, &what), -EINVAL);
+	cr_assert_str_eq(what, "guard_fit_pct");
+	p.guard_fit_pct = 0;
+	cr_assert_eq(adapt_params_check(&p, &what), 0, "0: the mark ignored");
 }
 
 Test(adapt, describe)
@@ -510,6 +617,9 @@ Test(adapt, describe)
 	v.need = 2 * MIB + 512 * 1024;	/* small files in KiB */
 	adapt_describe(&v, buf, sizeof(buf));
 	cr_assert(strstr(buf, "need 2560 KiB = 96% of capacity 125 MiB"), "%s", buf);
+	v.guarded = true;
+	adapt_describe(&v, buf, sizeof(buf));
+	cr_assert(strstr(buf, "40 refaults/s, guarded)"), "%s", buf);
 	v = (struct adapt_verdict){ .choice = ADAPT_RANDOM,
 				    .reason = ADAPT_R_UNREADABLE, .status = -ENOENT };
 	adapt_describe(&v, buf, sizeof(buf));

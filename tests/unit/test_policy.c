@@ -152,6 +152,7 @@ Test(policy, adaptive)
 
 	p = parse_ok("version = 1;\n"
 		     "adaptive = { fit_pct = 90; nofit_pct = 150; persist = 2;\n"
+		     "  guard_fit_pct = 85;\n"
 		     "  thrash_persist = 10; thrash_usage_pct = 90;\n"
 		     "  thrash_majflt_s = 0; thrash_refaults = 8; dwell_ms = 0;\n"
 		     "  max_per_min = 8; fail_after = 1; interval_ms = 250; };\n"
@@ -159,6 +160,7 @@ Test(policy, adaptive)
 	cr_expect_eq(p->adaptive.line, 2);
 	cr_expect_eq(p->adaptive.params.fit_pct, 90);
 	cr_expect_eq(p->adaptive.params.nofit_pct, 150);
+	cr_expect_eq(p->adaptive.params.guard_fit_pct, 85);
 	cr_expect_eq(p->adaptive.params.persist, 2);
 	cr_expect_eq(p->adaptive.params.thrash_persist, 10);
 	cr_expect_eq(p->adaptive.params.thrash_usage_pct, 90);

@@ -9,7 +9,7 @@
  * Per row: the verdict (choice, reason, the numbers used).  -q prints
  * only switches and the summary; -s uses the sampled residency (256
  * pages) instead of the full mincore count; -P overrides a parameter
- * (fit_pct, nofit_pct, persist, thrash_persist, thrash_usage_pct,
+ * (fit_pct, nofit_pct, guard_fit_pct, persist, thrash_persist, thrash_usage_pct,
  * thrash_majflt_s, thrash_refaults, dwell_ms, max_per_min, fail_after).
  * The process's major faults are the reader's own (getrusage in
  * load.tsv, per second), summed into the cumulative count the shim keeps.
@@ -52,7 +52,8 @@ static int set_param(struct adapt_params *p, const char *kv)
 {
 	static const struct { const char *name; size_t off; } t[] = {
 #define P(f) { #f, offsetof(struct adapt_params, f) }
-		P(fit_pct), P(nofit_pct), P(persist), P(thrash_persist),
+		P(fit_pct), P(nofit_pct), P(guard_fit_pct), P(persist),
+		P(thrash_persist),
 		P(thrash_usage_pct), P(thrash_majflt_s), P(thrash_refaults),
 		P(dwell_ms), P(max_per_min), P(fail_after),
 #undef P

@@ -124,12 +124,12 @@ void inspect_adapt_json(const struct advshim_stats_adapt *a, FILE *f)
 		",\"file_bytes\":%" PRIu64 ",\"mem_available_bytes\":%" PRIu64
 		",\"majflt_per_s\":%" PRIu64 ",\"refaults_per_s\":%" PRIu64
 		",\"fit_pct\":%u,\"nofit_pct\":%u,\"dwell_ms\":%u"
-		",\"interval_ms\":%u,\"sample_age_s\":%.1f",
+		",\"interval_ms\":%u,\"guarded\":%s,\"sample_age_s\":%.1f",
 		a->need, a->capacity, a->ratio_pct, a->resident_pct,
 		a->usage_pct, a->limit == UINT64_MAX ? -1 : (int64_t)a->limit,
 		a->usage, a->file, a->mem_avail, a->majflt_s, a->refault_s,
 		a->fit_pct, a->nofit_pct, a->dwell_ms, a->interval_ms,
-		ago_s(a->t_ms));
+		a->guarded ? "true" : "false", ago_s(a->t_ms));
 	fprintf(f, ",\"samples\":%" PRIu64 ",\"sample_errors\":%" PRIu64
 		",\"switches\":%" PRIu64 ",\"held\":%" PRIu64
 		",\"ranges_asked\":%" PRIu64 ",\"ranges_applied\":%" PRIu64
