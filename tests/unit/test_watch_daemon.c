@@ -7,7 +7,8 @@
  * 6.1-6.13 seq < max_seq is a silent no-op and seq > max_seq EINVAL; on
  * 6.14+ EEXIST when nothing aged), or with a forced errno.  It can also
  * change the world between the watcher's detection read and its re-read,
- * which is where ID reuse and removal races bite.
+ * which is where ID reuse and removal races bite.  It keeps the marks
+ * the watcher puts on memcgs for the shim (common/guard.h).
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -54,7 +55,43 @@ struct fake {
 	char writes[16][128];
 	int nr_writes;
 	char buf[8192];
+	struct {
+		char path[64];
+		int on;		/* the mark is there */
+		int puts, removes;
+	} marks[MAXM];
+	int guard_errno;	/* every mark fails with this */
 };
+
+/* The mark's record for @path (a new one when first seen). */
+static int mark_of(struct fake *f, const char *path)
+{
+	int i;
+
+	for (i = 0; i < MAXM && f->marks[i].path[0]; i++)
+		if (!strcmp(f->marks[i].path, path))
+			return i;
+	cr_assert_lt(i, MAXM);
+	snprintf(f->marks[i].path, sizeof(f->marks[i].path), "%s", path);
+	return i;
+}
+
+static int f_guard(void *ctx, const char *path, bool on)
+{
+	struct fake *f = ctx;
+	int i = mark_of(f, path);
+
+	if (on && f->guard_errno) {
+		errno = f->guard_errno;
+		return -1;
+	}
+	f->marks[i].on = on;
+	if (on)
+		f->marks[i].puts++;
+	else
+		f->marks[i].removes++;
+	return 0;
+}
 
 /* A memcg whose whole working set is recycled through F. */
 static struct fmemcg thrasher(unsigned long long id, const char *path,
@@ -246,8 +283,10 @@ struct rig {
 
 static void rig_init(struct rig *r, const char *kernel, bool dry)
 {
-	struct watch_io io = { f_read, f_write, f_enabled, f_lockdown,
-			       &r->f, NULL };
+	struct watch_io io = { .read_lrugen = f_read, .write_cmd = f_write,
+			       .read_enabled = f_enabled,
+			       .lockdown = f_lockdown, .ctx = &r->f,
+			       .guard = f_guard };
 	struct watch_conf c;
 	struct kver_rules rules;
 	struct kver v;
@@ -616,6 +655,94 @@ Test(daemon, dry_run_logs_and_never_writes)
 	cr_assert_geq(counts(&r)->would_age, 1);
 	cr_assert(strstr(r.logbuf, "\"event\":\"would_age\""));
 	cr_assert(strstr(r.logbuf, "\"cmd\":\"" BURST7 "\""));
+	rig_fini(&r);
+}
+
+/*
+ * The shim counts on a live watcher (docs/adaptive.md, "Guarded"): every
+ * memcg it watches carries the mark, refreshed every GUARD_REFRESH_S
+ * (10 ticks of 1 s here), and removed when it stops.
+ */
+Test(daemon, live_watcher_marks_the_memcgs_it_ages_and_refreshes)
+{
+	struct rig r;
+	int a, root;
+
+	rig_init(&r, "6.12", false);
+	rig_ticks(&r, 1);
+	a = mark_of(&r.f, "/a");
+	root = mark_of(&r.f, "/");
+	cr_assert(r.f.marks[a].on && r.f.marks[root].on, "%s", r.logbuf);
+	rig_ticks(&r, 9);
+	cr_assert_eq(r.f.marks[a].puts, 1, "not rewritten every tick");
+	rig_ticks(&r, 1);
+	cr_assert_eq(r.f.marks[a].puts, 2, "refreshed after 10 s");
+	watch_free(r.w);
+	r.w = NULL;
+	cr_assert_not(r.f.marks[a].on, "removed at exit");
+	cr_assert_not(r.f.marks[root].on);
+	fclose(r.log.f);
+	free(r.logbuf);
+}
+
+Test(daemon, no_mark_in_a_dry_run_or_when_it_cannot_age)
+{
+	struct rig r;
+	int a;
+
+	rig_init(&r, "6.12", true);
+	rig_ticks(&r, 12);
+	a = mark_of(&r.f, "/a");
+	cr_assert_eq(r.f.marks[a].puts, 0, "a dry run ends no stall");
+	rig_fini(&r);
+
+	rig_init(&r, "6.12", false);
+	rig_ticks(&r, 1);
+	a = mark_of(&r.f, "/a");
+	cr_assert(r.f.marks[a].on);
+	r.f.enabled = 0;
+	rig_ticks(&r, 1);
+	cr_assert_not(r.f.marks[a].on, "lru_gen disabled: removed");
+	r.f.enabled = 1;
+	rig_ticks(&r, 1);
+	cr_assert(r.f.marks[a].on, "enabled again: back");
+	r.f.force_errno = EPERM;
+	rig_ticks(&r, 12);
+	cr_assert(strstr(r.logbuf, "lockdown"), "%s", r.logbuf);
+	cr_assert_not(r.f.marks[a].on, "lockdown: removed");
+	rig_fini(&r);
+}
+
+static int occurrences(const char *s, const char *what)
+{
+	int n = 0;
+
+	while ((s = strstr(s, what))) {
+		n++;
+		s++;
+	}
+	return n;
+}
+
+Test(daemon, a_vanished_memcg_loses_its_entry_and_failed_marks_are_logged_once)
+{
+	struct rig r;
+	int a;
+
+	rig_init(&r, "6.12", false);
+	r.f.mutate = remove_a;
+	r.f.mutate_read = 3;
+	rig_ticks(&r, 4);
+	a = mark_of(&r.f, "/a");
+	cr_assert_eq(r.f.marks[a].removes, 1, "dropped when no longer seen");
+	rig_fini(&r);
+
+	rig_init(&r, "6.12", false);
+	r.f.guard_errno = EOPNOTSUPP;
+	rig_ticks(&r, 25);
+	cr_assert_eq(occurrences(r.logbuf, "cannot mark the memcg"), 1,
+		     "once, not for each memcg at every refresh: %s",
+		     r.logbuf);
 	rig_fini(&r);
 }
 

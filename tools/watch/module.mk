@@ -11,6 +11,7 @@ WATCH_LIB_SRCS	:= tools/watch/kver.c tools/watch/detector.c \
 		   tools/watch/watch.c \
 		   tools/watch/watch_read.c \
 		   tools/watch/watch_act.c tools/watch/watch_metrics.c \
+		   tools/watch/watch_guard.c \
 		   tools/watch/watch_replay.c \
 		   tools/watch/watch_fs.c
 WATCH_LIB_OBJS	:= $(WATCH_LIB_SRCS:%.c=$(OBJ)/%.o)

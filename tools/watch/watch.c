@@ -91,6 +91,7 @@ static bool check_enabled(struct watch *w)
 		/* history from before is meaningless afterwards */
 		HASH_ITER(hh, w->lruvecs, lv, tmp)
 			watch_lv_free(w, lv);
+		watch_guard_tick(w);	/* cannot age: the marks go */
 		return false;
 	}
 	if (w->enabled == 0)
@@ -169,6 +170,7 @@ int watch_tick(struct watch *w, uint64_t now_ms)
 		if (lv->seen && !lv->gone)
 			decide(w, lv);
 	sweep(w);
+	watch_guard_tick(w);
 	return 0;
 }
 
@@ -176,6 +178,7 @@ void watch_free(struct watch *w)
 {
 	if (!w)
 		return;
+	watch_guard_clear(w);
 	watch_state_free(w);
 	watch_conf_free(&w->conf);
 	free(w->target_seen);

@@ -44,6 +44,13 @@ struct watch_io {
 	 * writing (the replay records them); NULL: not told.
 	 */
 	void (*unwritten)(void *ctx, const char *cmd);
+	/*
+	 * guard - put common/guard.h's mark on memcg @path (as lru_gen
+	 * prints it), stamped with the wall clock now (@on), or remove it.
+	 * 0 or -1 with errno (ENOENT: the memcg is gone; EOPNOTSUPP: no
+	 * user.* attributes there).  NULL: marks are not kept (a replay).
+	 */
+	int (*guard)(void *ctx, const char *path, bool on);
 };
 
 struct watch_counts {		/* events emitted, for tests and metrics */

@@ -17,8 +17,10 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "common/guard.h"
 #include "common/readfile.h"
 
 struct fs_buf {
@@ -177,6 +179,25 @@ static const char *fs_lockdown(void *ctx)
 	return fs->lockdown_mode;
 }
 
+/* The mark for the shim on memcg @path's directory below memcg_root. */
+static int fs_guard(void *ctx, const char *path, bool on)
+{
+	struct watch_fs *fs = ctx;
+	char dir[PATH_MAX];
+	int r;
+
+	if (path_join(dir, sizeof(dir), fs->memcg_root, path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	r = on ? guard_mark(dir, (uint64_t)time(NULL)) : guard_clear(dir);
+	if (r) {
+		errno = -r;
+		return -1;
+	}
+	return 0;
+}
+
 struct watch_fs *watch_fs_new(const char *debugfs, const char *sysfs,
 			      const char *memcg_root)
 {
@@ -207,6 +228,7 @@ void watch_fs_io(struct watch_fs *fs, struct watch_io *io)
 	io->write_cmd = fs_write_cmd;
 	io->read_enabled = fs_read_enabled;
 	io->lockdown = fs_lockdown;
+	io->guard = fs_guard;
 	io->ctx = fs;
 	io->unwritten = NULL;
 }

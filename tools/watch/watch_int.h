@@ -8,6 +8,7 @@
  *   watch_read.c     lru_gen_full snapshots, lockdown, per-node samples
  *   watch_act.c      write safety: resolve, refuse, write, verify
  *   watch_metrics.c  the Prometheus textfile
+ *   watch_guard.c    the marks on the memcgs aged, for the shim
  *
  * None of them fails outright: a problem becomes an event in the log (and
  * no write), and the next tick starts over.
@@ -71,5 +72,17 @@ void watch_act(struct watch *w, struct lruvec_state *lv, unsigned int steps);
  * max_seq moving then: did it move since?  Logs age or age_failed.
  */
 void watch_check_pending(struct watch *w, struct lruvec_state *lv);
+
+/* ---- watch_guard.c ---- */
+
+/*
+ * watch_guard_tick - after a tick's steps: mark (or refresh the mark of)
+ * each memcg watched this tick while the watcher ages live, remove the
+ * marks of the others.  A failed mark is logged once per memcg.
+ */
+void watch_guard_tick(struct watch *w);
+
+/* watch_guard_clear - remove every mark this watcher put (exit). */
+void watch_guard_clear(struct watch *w);
 
 #endif /* ADVSHIM_WATCH_INT_H */

@@ -230,8 +230,10 @@ static int run_frames(const char *frames, size_t len, const char *path,
 		      char *why, size_t size)
 {
 	struct player pl = { .res = res };
-	struct watch_io io = { pl_read, pl_write, pl_enabled, pl_lockdown,
-			       &pl, pl_unwritten };
+	struct watch_io io = { .read_lrugen = pl_read, .write_cmd = pl_write,
+			       .read_enabled = pl_enabled,
+			       .lockdown = pl_lockdown, .ctx = &pl,
+			       .unwritten = pl_unwritten };
 	struct kver_rules rules;
 	struct watch_conf rc;
 	struct watch *w;

@@ -9,6 +9,7 @@
  *   watch.c          the tick (watch_tick), lifetime (new, set_conf, free)
  *     -> watch_read.c, watch_act.c (steps; act -> read)
  *   watch_metrics.c  the Prometheus textfile (called by the daemon)
+ *   watch_guard.c    the marks for the shim (after the steps)
  *     -> watch_state.c  state tables and events (this header)
  *       -> detector.c, wlog.c, common/
  *
@@ -28,6 +29,18 @@
 #include "tools/watch/wlog.h"
 
 #define CMD_MAX 320	/* a burst: up to DET_MAX_GENS commands */
+
+/*
+ * Per memcg this watcher ages: its mark for the shim (common/guard.h),
+ * refreshed every GUARD_REFRESH_S (watch_guard.c).
+ */
+struct guard_entry {
+	UT_hash_handle hh;
+	char *path;
+	uint64_t marked_ms;	/* the last attempt */
+	bool marked;		/* attempted at least once */
+	bool seen;		/* watched this tick */
+};
 
 /* Per memcg x node. */
 struct lruvec_state {
@@ -62,6 +75,8 @@ struct watch {
 	struct lruvec_state *lruvecs;
 	bool *target_seen;		/* per conf.cgroups[i]: ever seen */
 	bool *target_warned;
+	struct guard_entry *guards;	/* memcgs marked for the shim */
+	bool guard_warned;		/* a failed mark was logged */
 	bool no_write;			/* lockdown: writes are refused */
 	bool probed;			/* lru_gen's readability checked */
 	bool no_full;			/* lru_gen_full absent */

@@ -73,6 +73,15 @@ finish() {
 }
 
 events() { grep -c "\"event\":\"$1\"" "$D/watch.log"; }
+# mark DIR: the watcher's mark for the shim on a memcg's directory
+# (common/guard.h), "none" without one
+mark() {
+	python3 -c 'import os, sys
+try:
+    print(os.getxattr(sys.argv[1], "user.advshim.watch").decode())
+except OSError:
+    print("none")' "$1"
+}
 accepted() { grep -c '^ACCEPT' "$D/commands.log"; }
 ncommands() { wc -l < "$D/commands.log" | tr -d ' '; }
 first_cmd() { sed -n '1s/^[A-Z]* //p' "$D/commands.log"; }
@@ -93,7 +102,17 @@ start_player thrash-6.12 6.12 <<'TL'
 80 end
 TL
 start_watch 6.12 --metrics-file "$D/metrics.prom"
+sleep 2
+mark_during=$(mark "$D/cg/system.slice/opensearch.service")
 finish
+mark_after=$(mark "$D/cg/system.slice/opensearch.service")
+now=$(date +%s)
+if [ "$mark_during" != none ] && [ $((now - mark_during)) -le 30 ] &&
+   [ "$mark_after" = none ]; then
+	ok "live: the memcg carries the mark for the shim ($mark_during), removed at exit"
+else
+	bad mark-6.12 "mark during the run '$mark_during' (now $now), after '$mark_after'"
+fi
 if [ "$(first_cmd)" = "+ 42 0 7" ] && [ "$(second_cmd)" = "+ 42 0 8" ] &&
    [ "$(ncommands)" -eq 4 ] && [ "$(accepted)" -eq 4 ] &&
    [ "$(events age)" -eq 1 ] &&
@@ -149,10 +168,13 @@ start_player dry-run 6.12 <<'TL'
 30 end
 TL
 start_watch 6.12 --dry-run
+sleep 1.5
+mark_during=$(mark "$D/cg/system.slice/opensearch.service")
 finish
 if [ "$(ncommands)" -eq 0 ] && [ "$(events would_age)" -ge 1 ] &&
+   [ "$mark_during" = none ] &&
    grep -q '"event":"would_age".*"cmd":"+ 42 0 7;+ 42 0 8;+ 42 0 9;+ 42 0 10"' "$D/watch.log"; then
-	ok "dry run: would_age '+ 42 0 7;...;+ 42 0 10' logged, nothing written"
+	ok "dry run: would_age '+ 42 0 7;...;+ 42 0 10' logged, nothing written, no mark"
 else
 	bad dry-run "dry run wrote or did not log would_age"
 fi
