@@ -9,8 +9,9 @@
  * in its memcg will be ended (docs/adaptive.md, "Guarded").  A mark older
  * than GUARD_STALE_S (a watcher that died) does not count.
  *
- * cgroup v2 only: cgroupfs takes user.* attributes there (5.7+); on v1
- * the write fails with EOPNOTSUPP and nothing is guarded.
+ * cgroupfs takes user.* attributes since 5.7; where a write fails
+ * (EOPNOTSUPP, or EROFS in a sandbox) nothing is marked and the shim's
+ * choice is the unguarded one.
  *
  * The reader is for libadvshim.so's sampler: raw system calls, no
  * allocation, errno as on entry.  No locks; every function is
