@@ -98,6 +98,7 @@ static void to_sample(const uint8_t *p, uint64_t *t, struct adapt_sample *x)
 	x->resident = get(p + 13, 1) << 20;
 	x->majflt = get(p + 14, 2) << 4;
 	x->refault = get(p + 16, 2) << 6;
+	x->guarded = p[3] & 0x80;	/* the watcher's mark comes and goes */
 }
 
 /* Switches before @t within 60 s, of the @n recorded in @at. */
