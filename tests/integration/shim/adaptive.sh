@@ -313,8 +313,55 @@ test_kill_fixed() {
 	stop
 }
 
+# setmark SECONDS_AGO: advshim-watch's mark (common/guard.h) on the test
+# memcg, as if the watcher had refreshed it that long ago; "-" removes it.
+setmark() {
+	python3 -c 'import os, sys, time
+d, ago = sys.argv[1], sys.argv[2]
+if ago == "-":
+    os.removexattr(d, "user.advshim.watch")
+else:
+    os.setxattr(d, "user.advshim.watch", b"%d" % (time.time() - int(ago)))' "$cg" "$1"
+}
+guarded_json() {
+	"$advshim" inspect --json "$1" | python3 -c '
+import json, sys
+a = json.load(sys.stdin)["shim"]["adaptive"]
+print(a["choice"], a["reason"], str(a["guarded"]).lower())'
+}
+
+# Guarded (docs/adaptive.md): with the watcher's fresh mark, RANDOM stays
+# above guard_fit_pct (90%) where the file fits; a stale mark (a dead
+# watcher's) does not count, and the size rule gives normal.
+test_guarded() {
+	if ! setmark 0 2>/dev/null; then
+		echo "SKIP guarded: no user.* attributes on $cg"
+		return
+	fi
+	setmark -
+	limit $((128 * MIB))
+	start guarded -- "$bin/adaptprog" "$tmp/big" || return
+	wait_for "rr" is_rr "$pid" "$tmp/big"
+	setmark 0
+	# 192 MiB in about 205 MiB of room: 93-97%, "fits" unguarded
+	limit $((205 * MIB))
+	wait_for "the guarded verdict" inspect_has "$pid" 'adaptive: random \(guarded: need 192 MiB = 9[0-9]% .*, guarded\)'
+	sleep 1.5
+	check "guarded: 192 MiB at 9x% of capacity, mark fresh: rr kept" "$(rr_of "$pid" "$tmp/big")" '^rr$'
+	check "guarded: inspect --json" "$(guarded_json "$pid")" '^random guarded true$'
+	setmark 60
+	wait_for "normal once the mark is stale" not_rr "$pid" "$tmp/big" &&
+		ok "guarded: a mark 60 s old does not count: normal (fits)"
+	check "guarded: inspect --json, stale mark" "$(guarded_json "$pid")" '^normal fits false$'
+	stop
+	setmark - 2>/dev/null
+	check "guarded: the switch logged as fits" \
+		"$(grep -c 'adaptive: random -> normal (fits: need 192 MiB' "$tmp/guarded.err")" '^1$'
+}
+
 test_fits
 test_nofit
+test_guarded
 test_switch
 test_fork
 test_exec
