@@ -100,8 +100,9 @@ prom "$ADAPT"
 if [ $RC -eq 0 ] && lint adaptive &&
    has "^advshim_shim_adaptive_info\{pid=\"$ADAPT\",comm=\"adaptprog\",state=\"sampling\",choice=\"(normal|random)\",reason=\"[a-z ]+\",memcg=\"/" &&
    has "^advshim_shim_adaptive_samples_total\{pid=\"$ADAPT\",comm=\"adaptprog\"\} [1-9][0-9]*$" &&
-   has "^advshim_shim_adaptive_need_bytes\{pid=\"$ADAPT\",comm=\"adaptprog\"\} 3000000$"; then
-	ok "adaptive: adaptive_info state sampling with choice/reason/memcg, samples_total > 0, need_bytes 3000000"
+   has "^advshim_shim_adaptive_need_bytes\{pid=\"$ADAPT\",comm=\"adaptprog\"\} 3000000$" &&
+   has "^advshim_shim_adaptive_guarded\{pid=\"$ADAPT\",comm=\"adaptprog\"\} [01]$"; then
+	ok "adaptive: adaptive_info state sampling with choice/reason/memcg, samples_total > 0, need_bytes 3000000, guarded"
 else
 	bad adaptive "rc $RC"
 fi
@@ -109,7 +110,7 @@ fi
 # adaptive state "disabled" with choice random; then back.
 touch "$T/disable"
 i=0
-until prom "$ADAPT"; has "^advshim_shim_adaptive_info\{.*state=\"disabled\",choice=\"random\"" || [ $i -ge 50 ]; do
+until prom "$ADAPT"; has "^advshim_shim_adaptive_info\{.*state=\"disabled\",choice=\"random\"" || [ $i -ge 300 ]; do
 	sleep 0.1; i=$((i + 1))
 done
 if has "^advshim_shim_disabled\{pid=\"$ADAPT\",comm=\"adaptprog\"\} 1$" &&
@@ -121,7 +122,7 @@ else
 fi
 rm -f "$T/disable"
 i=0
-until prom "$ADAPT"; has "^advshim_shim_active\{pid=\"$ADAPT\",comm=\"adaptprog\"\} 1$" || [ $i -ge 50 ]; do
+until prom "$ADAPT"; has "^advshim_shim_active\{pid=\"$ADAPT\",comm=\"adaptprog\"\} 1$" || [ $i -ge 300 ]; do
 	sleep 0.1; i=$((i + 1))
 done
 has "state=\"sampling\"" && ok "kill switch file removed: active 1, sampling again" || bad unkill "still disabled"

@@ -120,6 +120,7 @@ static double a_samples(const struct advshim_stats_adapt *a) { return (double)a-
 static double a_serr(const struct advshim_stats_adapt *a) { return (double)a->sample_errors; }
 static double a_aerr(const struct advshim_stats_adapt *a) { return (double)a->apply_errors; }
 static double a_normal(const struct advshim_stats_adapt *a) { return a->choice == ADAPT_NORMAL; }
+static double a_guarded(const struct advshim_stats_adapt *a) { return a->guarded != 0; }
 
 static double a_age(const struct advshim_stats_adapt *a)
 {
@@ -133,6 +134,7 @@ static const struct afig afigs[] = {
 	{ "adaptive_need_bytes", "gauge", "bytes the group's files need in the page cache", a_need },
 	{ "adaptive_capacity_bytes", "gauge", "page cache the memcg can give them", a_cap },
 	{ "adaptive_need_ratio", "gauge", "need / capacity at the last sample", a_ratio },
+	{ "adaptive_guarded", "gauge", "1 while advshim-watch's mark on the memcg is fresh (it ends RANDOM stalls there)", a_guarded },
 	{ "adaptive_switches_total", "counter", "switches after the first decision", a_sw },
 	{ "adaptive_samples_total", "counter", "samples taken", a_samples },
 	{ "adaptive_sample_errors_total", "counter", "samples whose memcg figures were unreadable", a_serr },
