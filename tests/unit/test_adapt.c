@@ -316,16 +316,31 @@ static struct world guarded_calm(unsigned int ratio)
 	return w;
 }
 
+/*
+ * A fresh run, a minute calm at a ratio between guard_fit_pct and
+ * fit_pct (returned): normal, guarded as @guarded says.
+ */
+static unsigned int near_boundary(struct run *r, bool guarded)
+{
+	unsigned int near;
+	struct world w;
+
+	run_init(r);
+	near = (r->p.guard_fit_pct + r->p.fit_pct) / 2;
+	w = calm(near);
+	w.guarded = guarded;
+	cr_assert_eq(hold(r, w, 60).choice, ADAPT_NORMAL,
+		     "fits: normal, guarded or not");
+	return near;
+}
+
 Test(adapt, guarded_normal_that_keeps_faulting_goes_random_and_stays)
 {
 	struct run r;
 	struct adapt_verdict v;
 	unsigned int near;
 
-	run_init(&r);
-	near = (r.p.guard_fit_pct + r.p.fit_pct) / 2;
-	v = hold(&r, guarded_calm(near), 60);
-	cr_assert_eq(v.choice, ADAPT_NORMAL, "fits: normal, guarded or not");
+	near = near_boundary(&r, true);
 	v = hold(&r, faulting(near, true), r.p.thrash_persist - 1);
 	cr_assert_eq(v.choice, ADAPT_NORMAL);
 	v = step(&r, faulting(near, true));
@@ -346,9 +361,7 @@ Test(adapt, unguarded_the_same_faults_keep_normal)
 	struct adapt_verdict v;
 	unsigned int near;
 
-	run_init(&r);
-	near = (r.p.guard_fit_pct + r.p.fit_pct) / 2;
-	hold(&r, calm(near), 60);
+	near = near_boundary(&r, false);
 	v = hold(&r, faulting(near, false), 600);
 	cr_assert_eq(v.choice, ADAPT_NORMAL);
 	cr_assert_eq(r.s.switches, 0);
@@ -360,9 +373,7 @@ Test(adapt, guarded_short_faults_and_faults_well_below_keep_normal)
 	struct adapt_verdict v;
 	unsigned int near;
 
-	run_init(&r);
-	near = (r.p.guard_fit_pct + r.p.fit_pct) / 2;
-	hold(&r, guarded_calm(near), 60);
+	near = near_boundary(&r, true);
 	/* a cold read: normal readers fault for less than thrash_persist */
 	hold(&r, faulting(near, true), r.p.thrash_persist - 1);
 	v = hold(&r, guarded_calm(near), 60);
@@ -386,9 +397,7 @@ Test(adapt, a_mark_that_goes_away_lets_random_back_to_normal)
 	struct adapt_verdict v;
 	unsigned int near;
 
-	run_init(&r);
-	near = (r.p.guard_fit_pct + r.p.fit_pct) / 2;
-	hold(&r, guarded_calm(near), 60);
+	near = near_boundary(&r, true);
 	v = hold(&r, faulting(near, true), r.p.thrash_persist);
 	cr_assert_eq(v.choice, ADAPT_RANDOM);
 	/* the watcher stopped: RANDOM would stall unguarded; the file fits */
