@@ -72,14 +72,16 @@ cg=/lab-$name
 dir=/out/arms/$name
 mkdir -p "$dir"
 
-# preload_env SHIMSETTING: the env(1) arguments that load the shim.
+# preload_env SHIMSETTING: the env(1) arguments that load the shim; its
+# decisions (the adaptive ones among them) at level info, in the reader's
+# stderr (load.err).
 preload_env() {
 	case $1 in
 	off) echo "ADVSHIM_LAB=off" ;;
-	default) echo "LD_PRELOAD=/opt/advshim/bin/libadvshim.so" ;;
+	default) echo "LD_PRELOAD=/opt/advshim/bin/libadvshim.so ADVSHIM_LOG=info" ;;
 	seccomp) echo "ADVSHIM_LAB=seccomp advshim run -l info --seccomp --" ;;
 	seccomp:*) echo "ADVSHIM_LAB=seccomp advshim run -l info --policy ${1#seccomp:} --seccomp --" ;;
-	*) echo "LD_PRELOAD=/opt/advshim/bin/libadvshim.so ADVSHIM_CONFIG=$1" ;;
+	*) echo "LD_PRELOAD=/opt/advshim/bin/libadvshim.so ADVSHIM_LOG=info ADVSHIM_CONFIG=$1" ;;
 	esac
 }
 
