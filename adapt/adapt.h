@@ -27,7 +27,11 @@ enum adapt_choice {
 	ADAPT_NORMAL,		/* normal advice: recency and read-around */
 };
 
-/* Why the current choice stands (or why a wanted switch was held). */
+/*
+ * Why the current choice stands (or why a wanted switch was held).  The
+ * values are kept in the shim's stats page and read by `advshim inspect`
+ * of another build: new reasons go at the end.
+ */
 enum adapt_reason {
 	ADAPT_R_START,		/* no good sample yet: the application's advice */
 	ADAPT_R_FITS,		/* need <= fit_pct of capacity */
@@ -36,13 +40,13 @@ enum adapt_reason {
 	ADAPT_R_THRASH,		/* in the band, normal, memcg full, faulting,
 				   and most faults refault what read-around
 				   evicted: RANDOM */
-	ADAPT_R_GUARD_THRASH,	/* guarded, above guard_fit_pct, normal,
-				   memcg full and faulting: RANDOM */
-	ADAPT_R_GUARDED,	/* guarded, RANDOM kept above guard_fit_pct */
 	ADAPT_R_UNREADABLE,	/* figures unreadable fail_after times: RANDOM */
 	ADAPT_R_PERSIST,	/* a switch wanted, not yet for `persist` */
 	ADAPT_R_DWELL,		/* a switch wanted, the dwell time not over */
 	ADAPT_R_RATE,		/* a switch wanted, max_per_min reached */
+	ADAPT_R_GUARD_THRASH,	/* guarded, above guard_fit_pct, normal,
+				   memcg full and faulting: RANDOM */
+	ADAPT_R_GUARDED,	/* guarded, RANDOM kept above guard_fit_pct */
 	ADAPT_R_NR,
 };
 
