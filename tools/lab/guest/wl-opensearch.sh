@@ -16,7 +16,8 @@
 # DURATION s with OS_THREADS threads; the cold read (as the load workload)
 # starts COLD_AT s after the search does.  The client runs outside the
 # memcg.  Besides the arm's files: rr.txt and inspect.txt (5 s before the
-# cold read), shim.log (the shim's lines, level info).  Interface:
+# cold read), inspect-end.txt (as the search ends: the shim's switches with
+# their times), shim.log (the shim's lines, level info).  Interface:
 # wl-load.sh.
 . /lab/wl-common.sh
 
@@ -101,7 +102,7 @@ os_snapshot() {
 }
 
 wl_reader() {
-	local cg=$1 t0 rc spid
+	local cg=$1 t0 rc spid jpid
 	shift
 	t0=$(uptime_ms)
 	# The launcher's JVM is a child of the shell put into CG; PRE (the
@@ -126,6 +127,8 @@ wl_reader() {
 	os_snapshot "$cg"
 	wait "$spid"
 	rc=$?
+	# The switches' times: the shim's log has none, its page does.
+	jpid=$(wl_java_pid "$cg") && advshim inspect "$jpid" >"$dir/inspect-end.txt" 2>&1
 	grep -a '^advshim\[' "$OS_HOME/logs/console.log" >"$dir/shim.log" 2>/dev/null
 	# The measurement is over: the stop (the JVM's exit allocates) gets
 	# the room it needs instead of the memcg's OOM killer.
