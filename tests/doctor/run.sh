@@ -259,10 +259,20 @@ feed() {
 	FEEDER=$!
 }
 
-# fixture SERIES ARM PID [watcher args]: doctor on that tree
+# mark AGE_S: advshim-watch's mark (common/guard.h) on $CG, AGE_S old;
+# fails where the file system takes no user.* attributes
+mark() {
+	python3 -c 'import os, sys, time
+os.setxattr(sys.argv[1], "user.advshim.watch",
+            str(int(time.time()) - int(sys.argv[2])).encode())' "$CG" "$1" 2>/dev/null
+}
+
+# fixture SERIES ARM PID [watcher args]: doctor on that tree; with MARK=S
+# in the environment, the memcg marked S seconds ago first
 fixture() {
 	fser=$1 farm=$2
 	tree "$1" "$2"
+	[ -z "${MARK:-}" ] || mark "$MARK" || MARKED=no
 	proc "$3"
 	if [ $# -gt 3 ]; then
 		shift 3
@@ -342,6 +352,39 @@ else
 	bad watcher-dry "rc $RC"
 fi
 
+# The watcher's mark: doctor shows it, and its absence where a live
+# watcher ages the memcg (the shim there cannot see the watcher).
+if has "advshim-watch's mark"; then	# the dry-run fixture above: no mark
+	bad mark-dry "a mark line without a mark: $(grep -F "mark" "$T/out")"
+fi
+fixture 6.12 shim "$DYN" --cgroup /lab-shim
+if [ $RC -eq 0 ] && has "advshim-watch's mark: none, though a live watcher ages this memcg" &&
+   has "ReadWritePaths="; then
+	ok "a live watcher whose mark is missing: doctor says the shim cannot see it"
+else
+	bad mark-missing "rc $RC"
+fi
+MARKED=yes
+MARK=3 fixture 6.12 shim "$DYN" --cgroup /lab-shim
+unset MARK
+if [ $MARKED = no ]; then
+	skipped mark "the file system of $T takes no user.* attributes"
+else
+	if [ $RC -eq 0 ] && grep -Eq "advshim-watch's mark: [3-9] s old, fresh: the shim's adaptive rule here is guarded" "$T/out" &&
+	   ! has "mark: none"; then
+		ok "a fresh mark: doctor says the shim's rule is guarded"
+	else
+		bad mark-fresh "rc $RC $(grep -F "mark" "$T/out")"
+	fi
+	MARK=100 fixture 6.12 shim "$DYN"
+	unset MARK
+	if has "advshim-watch's mark: 10" && has "stale (no watcher refreshes it): not guarded"; then
+		ok "a mark 100 s old, no watcher: stale, not guarded"
+	else
+		bad mark-stale "rc $RC $(grep -F "mark" "$T/out")"
+	fi
+fi
+
 fixture 6.12 shim "$SHIMP"
 if [ $RC -eq 0 ] && has "verdict: covered by the shim" && has "no stall"; then
 	ok "6.12 shim-arm capture, process under the shim: covered, no stall, exit 0"
@@ -359,6 +402,7 @@ fi
 tree 6.12 no-fix
 proc "$DYN"
 feed 6.12 no-fix
+mark 2 || MARKED=no
 doctor --root "$R" --sample-ms 1000 --json
 kill "$FEEDER" 2>/dev/null
 if [ $RC -eq 1 ] && json_keys && python3 -c '
@@ -366,12 +410,16 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 m = d["memcgs"][0]
 assert m["path"] == "/lab-no-fix" and m["fit"] == "fits", m
+if sys.argv[2] == "yes":
+    assert m["guarded"] and 2 <= m["mark_age_s"] <= 9, m
+else:
+    assert not m["guarded"] and m["mark_age_s"] is None, m
 assert m["stall"]["sampled"] and m["stall"]["stalled"] and m["stall"]["thrashing"], m
 assert d["kernel"]["enabled"] == 7 and d["kernel"]["stall_series"] == "yes"
 p = d["processes"][0]
 assert p["affected"] and not p["covered"] and p["verdict"] == "affected, stalled now"
 assert any("ADVSHIM_WATCH_ARGS=--cgroup /lab-no-fix" in r for r in p["remedy"])
-assert d["exit"] == 1' "$T/json"; then
+assert d["exit"] == 1' "$T/json" "$MARKED"; then
 	ok "--json on the 6.12 stall: stalled, fits, affected, the watcher remedy, exit 1"
 else
 	bad json-fixture "rc $RC $(cat "$T/json.err")"

@@ -130,6 +130,13 @@ struct doc_memcg {
 					 * debugfs there) ages it */
 	const char *watch_note;		/* a watcher names it but cannot age
 					 * it: why (static), else NULL */
+	int mark_err;			/* advshim-watch's mark on it
+					 * (common/guard.h): 0 read, else
+					 * guard_read's -errno (-ENODATA:
+					 * none) */
+	uint64_t mark_age_s;		/* when read: how old */
+	bool guarded;			/* when read: fresh, as the shim
+					 * judges it */
 	struct doc_stall stall;
 };
 
@@ -241,8 +248,9 @@ struct doc_memcg *doc_memcg_get(struct doctor *d, const struct cg_where *w);
 
 /*
  * doc_memcgs_measure - for every memcg: need (its processes' rr/sr files,
- * each once), limit, usage, page cache and MemAvailable, the adaptive
- * rule's verdict on that one sample, and whether a watcher covers it.
+ * each once), limit, usage, page cache and MemAvailable, whether a watcher
+ * covers it, advshim-watch's mark on it, and the adaptive rule's verdict
+ * on that one sample (guarded when the mark is fresh, as in the shim).
  */
 void doc_memcgs_measure(struct doctor *d);
 

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "common/clock.h"
+#include "common/guard.h"
 #include "common/lrugen.h"
 #include "common/memstat.h"
 #include "common/readfile.h"
@@ -155,6 +156,26 @@ static void watched(const struct doctor *d, struct doc_memcg *m)
 	}
 }
 
+/* advshim-watch's mark on @m: m->mark_err, and its age when read. */
+static void mark_of(const struct doctor *d, struct doc_memcg *m)
+{
+	char dir[DOC_PATH_MAX + 64];
+	struct timespec ts;
+	uint64_t t_s;
+
+	m->guarded = false;
+	m->mark_age_s = 0;
+	m->mark_err = cg_file_path(dir, sizeof(dir), d->root, m->w.version,
+				   m->w.path, ".");
+	if (!m->mark_err)
+		m->mark_err = guard_read(dir, &t_s);
+	if (m->mark_err)
+		return;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	m->mark_age_s = (uint64_t)ts.tv_sec > t_s ? (uint64_t)ts.tv_sec - t_s : 0;
+	m->guarded = guard_fresh(t_s, (uint64_t)ts.tv_sec);
+}
+
 /* The adaptive rule's first decision on one sample of @m. */
 static void adapt_of(const struct doctor *d, struct doc_memcg *m)
 {
@@ -177,6 +198,7 @@ static void adapt_of(const struct doctor *d, struct doc_memcg *m)
 	x.file = m->file_bytes;
 	x.mem_avail = m->mem_avail;
 	x.need = m->need;
+	x.guarded = m->guarded;
 	adapt_params_default(&p);
 	adapt_init(&st, &p, ADAPT_RANDOM);
 	m->av = adapt_step(&st, &x);
@@ -198,6 +220,7 @@ void doc_memcgs_measure(struct doctor *d)
 		}
 		m->need = need_of(d, m);
 		watched(d, m);
+		mark_of(d, m);
 		adapt_of(d, m);
 	}
 }

@@ -4,6 +4,7 @@
  * one JSON object per host for fleets (schema: docs/doctor.md and
  * advshim(1); keep the three in step).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -112,6 +113,25 @@ static void stall_text(const struct doc_memcg *m, FILE *f)
 		s->file_pages);
 }
 
+/*
+ * advshim-watch's mark on @m (common/guard.h): shown when there is one,
+ * and its absence or an error when a live watcher ages the memcg (the
+ * shim there then cannot know it: docs/adaptive.md, "Guarded").
+ */
+static void mark_text(const struct doc_memcg *m, FILE *f)
+{
+	if (!m->mark_err)
+		fprintf(f, "  advshim-watch's mark: %" PRIu64 " s old, %s\n",
+			m->mark_age_s, m->guarded ?
+			"fresh: the shim's adaptive rule here is guarded" :
+			"stale (no watcher refreshes it): not guarded");
+	else if (m->watched && m->mark_err == -ENODATA)
+		fprintf(f, "  advshim-watch's mark: none, though a live watcher ages this memcg: the shim here cannot see it (read the watcher's log; under systemd, ReadWritePaths= for this cgroup)\n");
+	else if (m->watched)
+		fprintf(f, "  advshim-watch's mark: unreadable (%s)\n",
+			strerror(-m->mark_err));
+}
+
 static void memcg_text(const struct doc_memcg *m, FILE *f)
 {
 	fprintf(f, "memcg %s (cgroup v%d): ", m->w.path, m->w.version);
@@ -128,6 +148,7 @@ static void memcg_text(const struct doc_memcg *m, FILE *f)
 			(double)m->av.capacity / MIB, (double)m->need / MIB,
 			m->av.ratio_pct, doc_fit_name(m));
 	}
+	mark_text(m, f);
 	stall_text(m, f);
 }
 
@@ -273,6 +294,15 @@ static void memcg_json(const struct doc_memcg *m, FILE *f)
 	}
 	fprintf(f, ",\"fit\":\"%s\",\"watched\":%s", doc_fit_name(m),
 		m->watched ? "true" : "false");
+	if (!m->mark_err)
+		fprintf(f, ",\"mark_age_s\":%" PRIu64, m->mark_age_s);
+	else
+		fprintf(f, ",\"mark_age_s\":null");
+	fprintf(f, ",\"guarded\":%s", m->guarded ? "true" : "false");
+	if (m->mark_err && m->mark_err != -ENODATA) {
+		fprintf(f, ",\"mark_error\":");
+		json_put_string(f, strerror(-m->mark_err));
+	}
 	stall_json(m, f);
 	fputc('}', f);
 }
