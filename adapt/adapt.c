@@ -21,7 +21,9 @@
  * normal advice near the boundary keeps faulting through read-around
  * after a cold read for good.  So a guarded group gives normal up above
  * guard_fit_pct when the memcg is full and the process keeps faulting,
- * and goes back to normal only at or below guard_fit_pct.
+ * and goes back to normal only at or below guard_fit_pct.  RANDOM taken
+ * that way goes back to normal once the mark is gone (`persist` samples)
+ * in the band too: without the watcher it is the stall it was taken on.
  *
  * Hysteresis: a size verdict must hold `persist` samples, a thrash
  * verdict `thrash_persist`; switches are at least `dwell_ms` apart and at
@@ -171,6 +173,8 @@ static void flip(struct adapt_state *s, struct adapt_verdict *v,
 	v->reason = why;
 	v->switched = true;
 	s->fits_run = s->nofit_run = s->thrash_run = s->guard_run = 0;
+	s->unguard_run = 0;
+	s->via_guard = why == ADAPT_R_GUARD_THRASH;
 	record_switch(s, v->t_ms);
 	if (counted)
 		s->switches++;
@@ -234,6 +238,8 @@ static void measure(struct adapt_state *s, const struct adapt_sample *x,
 	s->fits_run = v->ratio_pct <= p->fit_pct && !guard_holds(p, v) ?
 		s->fits_run + 1 : 0;
 	s->nofit_run = v->ratio_pct >= p->nofit_pct ? s->nofit_run + 1 : 0;
+	s->unguard_run = s->choice == ADAPT_RANDOM && s->via_guard &&
+		!v->guarded ? s->unguard_run + 1 : 0;
 	thrash_runs(s, x, v);
 }
 
@@ -273,6 +279,11 @@ static enum adapt_choice wanted(struct adapt_state *s,
 	if (s->choice == ADAPT_NORMAL && s->thrash_run >= p->thrash_persist) {
 		*why = ADAPT_R_THRASH;
 		return ADAPT_RANDOM;
+	}
+	if (s->via_guard && s->unguard_run) {	/* the watcher is gone */
+		*why = s->unguard_run >= p->persist ? ADAPT_R_UNGUARDED :
+			ADAPT_R_PERSIST;
+		return *why == ADAPT_R_UNGUARDED ? ADAPT_NORMAL : ADAPT_RANDOM;
 	}
 	*why = ADAPT_R_BAND;
 	return s->choice;
@@ -348,6 +359,7 @@ const char *adapt_reason_name(enum adapt_reason r)
 		[ADAPT_R_THRASH] = "thrashes under normal",
 		[ADAPT_R_GUARD_THRASH] = "faults under normal, guarded",
 		[ADAPT_R_GUARDED] = "guarded",
+		[ADAPT_R_UNGUARDED] = "the watcher's mark gone",
 		[ADAPT_R_UNREADABLE] = "memcg unreadable",
 		[ADAPT_R_PERSIST] = "held: not yet persistent",
 		[ADAPT_R_DWELL] = "held: dwell time",

@@ -47,6 +47,8 @@ enum adapt_reason {
 	ADAPT_R_GUARD_THRASH,	/* guarded, above guard_fit_pct, normal,
 				   memcg full and faulting: RANDOM */
 	ADAPT_R_GUARDED,	/* guarded, RANDOM kept above guard_fit_pct */
+	ADAPT_R_UNGUARDED,	/* RANDOM of ADAPT_R_GUARD_THRASH, in the band,
+				   unguarded for `persist` samples: normal */
 	ADAPT_R_NR,
 };
 
@@ -112,6 +114,8 @@ struct adapt_state {
 	uint64_t prev_t_ms, prev_majflt, prev_refault;
 	uint64_t last_t_ms;
 	unsigned int fits_run, nofit_run, thrash_run, guard_run, fail_run;
+	unsigned int unguard_run;	/* unguarded samples of via_guard */
+	bool via_guard;		/* RANDOM came from ADAPT_R_GUARD_THRASH */
 	uint64_t switch_ms[ADAPT_RATE_SLOTS];	/* ring of switch times */
 	unsigned int nr_switch_ms, switch_head;
 	uint64_t switches;	/* choice changes after the first decision */

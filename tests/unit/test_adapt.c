@@ -407,6 +407,40 @@ Test(adapt, a_mark_that_goes_away_lets_random_back_to_normal)
 	assert_hysteresis(&r);
 }
 
+/*
+ * RANDOM the guarded rule took in the band is the stall it was taken on
+ * once the watcher is gone: back to normal after `persist` unguarded
+ * samples (a watcher's restart, shorter, keeps it); RANDOM the size rule
+ * took stays there.
+ */
+Test(adapt, random_of_the_guarded_rule_in_the_band_ends_with_the_mark)
+{
+	unsigned int band;
+	struct adapt_verdict v;
+	struct run r;
+
+	near_boundary(&r, true);
+	band = (r.p.fit_pct + r.p.nofit_pct) / 2;
+	v = hold(&r, faulting(band, true), r.p.thrash_persist);
+	cr_assert_eq(v.choice, ADAPT_RANDOM);
+	cr_assert_eq(v.reason, ADAPT_R_GUARD_THRASH);
+	hold(&r, guarded_calm(band), r.p.dwell_ms / 1000);
+	hold(&r, calm(band), r.p.persist - 1);
+	v = hold(&r, guarded_calm(band), 5);
+	cr_assert_eq(v.choice, ADAPT_RANDOM, "a gap shorter than persist");
+	v = hold(&r, calm(band), r.p.persist);
+	cr_assert_eq(v.choice, ADAPT_NORMAL, "%s", adapt_reason_name(v.reason));
+	cr_assert_eq(v.reason, ADAPT_R_UNGUARDED);
+	assert_hysteresis(&r);
+
+	run_init(&r);
+	v = hold(&r, calm(r.p.nofit_pct), r.p.persist);
+	cr_assert_eq(v.choice, ADAPT_RANDOM);
+	v = hold(&r, calm(band), 600);
+	cr_assert_eq(v.choice, ADAPT_RANDOM, "the size rule's RANDOM stays");
+	cr_assert_eq(v.reason, ADAPT_R_BAND);
+}
+
 Test(adapt, a_cold_read_does_not_switch)
 {
 	struct run r;
