@@ -28,6 +28,8 @@
 #define GUARD_REFRESH_S	10	/* the watcher rewrites the mark this often */
 #define GUARD_STALE_S	30	/* a mark older than this is a dead watcher's */
 #define GUARD_VALUE_MAX	24	/* "18446744073709551615" and a NUL */
+/* The longest poll period that keeps a refreshed mark fresh between ticks. */
+#define GUARD_MAX_INTERVAL_MS	((GUARD_STALE_S - GUARD_REFRESH_S) * 1000)
 
 /*
  * guard_parse - the mark's value (@len bytes, not NUL-terminated: as

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/guard.h"
 #include "tools/watch/kver.h"
 #include "tools/watch/watch.h"
 
@@ -48,6 +49,7 @@ struct fake {
 	int noop_writes;	/* accept writes but never age (1: valid ones,
 				 * 2: every one) */
 	int lockdown;		/* lru_gen unreadable + unwritable */
+	int no_full;		/* lru_gen_full missing (ENOENT) */
 	int garble_read;	/* lru_gen read number that is garbled */
 	int mutate_read;	/* before this lru_gen read, run mutate */
 	void (*mutate)(struct fake *);
@@ -144,6 +146,10 @@ static int f_read(void *ctx, bool full, const char **buf, size_t *len)
 		f->mutate(f);
 	if (f->lockdown && !full) {
 		errno = EPERM;
+		return -1;
+	}
+	if (f->no_full && full) {
+		errno = ENOENT;
 		return -1;
 	}
 	if (f->reads == f->garble_read) {
@@ -281,7 +287,9 @@ struct rig {
 	uint64_t now;
 };
 
-static void rig_init(struct rig *r, const char *kernel, bool dry)
+/* A rig on @kernel; cgroup v1 when @v1; @interval_ms 0: the default. */
+static void rig_init_ex(struct rig *r, const char *kernel, bool dry, bool v1,
+			unsigned int interval_ms)
 {
 	struct watch_io io = { .read_lrugen = f_read, .write_cmd = f_write,
 			       .read_enabled = f_enabled,
@@ -302,10 +310,17 @@ static void rig_init(struct rig *r, const char *kernel, bool dry)
 	r->f.m[3].aging = 1;
 	watch_conf_defaults(&c);
 	c.dry_run = dry;
+	if (interval_ms)
+		c.interval_ms = interval_ms;
 	r->log.f = open_memstream(&r->logbuf, &r->loglen);
 	r->log.format = WLOG_JSON;
-	r->w = watch_new(&c, &rules, false, &io, &r->log);
+	r->w = watch_new(&c, &rules, v1, &io, &r->log);
 	cr_assert_not_null(r->w);
+}
+
+static void rig_init(struct rig *r, const char *kernel, bool dry)
+{
+	rig_init_ex(r, kernel, dry, false, 0);
 }
 
 static void rig_ticks(struct rig *r, int n)
@@ -722,6 +737,36 @@ static int occurrences(const char *s, const char *what)
 		s++;
 	}
 	return n;
+}
+
+/*
+ * Nor where the watcher will never age: without lru_gen_full (its
+ * detector has no counters), a non-root memcg of cgroup v1 on 7.0+ (no
+ * ID to write), or polling too seldom to keep the mark fresh.
+ */
+Test(daemon, no_mark_where_it_would_never_age)
+{
+	struct rig r;
+
+	rig_init(&r, "6.12", false);
+	r.f.no_full = 1;
+	rig_ticks(&r, 3);
+	cr_assert_not(r.f.marks[mark_of(&r.f, "/a")].on);
+	cr_assert(strstr(r.logbuf, "lru_gen_full is missing"), "%s", r.logbuf);
+	rig_fini(&r);
+
+	rig_init_ex(&r, "7.2", false, true, 0);
+	rig_ticks(&r, 3);
+	cr_assert_not(r.f.marks[mark_of(&r.f, "/a")].on, "v1 on 7.2: /a");
+	cr_assert(r.f.marks[mark_of(&r.f, "/")].on, "the root can be aged");
+	rig_fini(&r);
+
+	rig_init_ex(&r, "6.12", false, false, GUARD_MAX_INTERVAL_MS + 1);
+	rig_ticks(&r, 3);
+	cr_assert_not(r.f.marks[mark_of(&r.f, "/a")].on);
+	cr_assert_eq(occurrences(r.logbuf, "would go stale between polls"), 1,
+		     "%s", r.logbuf);
+	rig_fini(&r);
 }
 
 Test(daemon, a_vanished_memcg_loses_its_entry_and_failed_marks_are_logged_once)

@@ -3,9 +3,11 @@
  * watch_guard.c - the mark on each memcg this watcher ages, for the
  * shim's adaptive advice (common/guard.h): put on the first tick a memcg
  * is watched live, refreshed every GUARD_REFRESH_S, removed once the memcg
- * is no longer watched, whenever the watcher cannot age (a dry run,
- * lockdown, lru_gen disabled) and at exit.  A watcher that dies leaves a
- * mark that goes stale in GUARD_STALE_S.
+ * is no longer watched, whenever the watcher cannot age it (a dry run,
+ * lockdown, lru_gen disabled, no lru_gen_full, a non-root memcg of
+ * cgroup v1 on 7.0+) and at exit.  None while interval_ms is above
+ * GUARD_MAX_INTERVAL_MS (the mark would go stale between ticks).  A
+ * watcher that dies leaves a mark that goes stale in GUARD_STALE_S.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,11 +16,37 @@
 #include "common/guard.h"
 #include "tools/watch/watch_int.h"
 
-/* Whether a RANDOM stall in the memcgs this watcher sees will be ended. */
+/*
+ * Whether a RANDOM stall in the memcgs this watcher sees will be ended:
+ * it writes (no dry run, no lockdown, lru_gen enabled) and its detector
+ * has the counters it judges by (lru_gen_full).
+ */
 static bool ages_live(const struct watch *w)
 {
 	return w->io.guard && !w->conf.dry_run && !w->no_write &&
-	       w->enabled != 0;
+	       w->enabled != 0 && !w->no_full;
+}
+
+/* Whether the memcg at @path can be aged at all (watch_act()). */
+static bool ageable(const struct watch *w, const char *path)
+{
+	return !(w->rules.v1_root_only && w->cgroup_v1 && strcmp(path, "/"));
+}
+
+/* The first of the watcher's life; further ones are not logged. */
+static void warn_once(struct watch *w, const char *memcg, const char *error,
+		      const char *msg)
+{
+	struct wevent ev;
+
+	if (w->guard_warned)
+		return;
+	w->guard_warned = true;
+	wevent_init(&ev, "error");
+	ev.memcg = memcg;
+	ev.error = error;
+	ev.msg = msg;
+	watch_emit(w, &ev);
 }
 
 static struct guard_entry *entry_get(struct watch *w, const char *path)
@@ -52,23 +80,32 @@ static void entry_drop(struct watch *w, struct guard_entry *g)
  */
 static void mark(struct watch *w, struct guard_entry *g)
 {
-	struct wevent ev;
-
 	if (g->marked && w->now_ms - g->marked_ms < GUARD_REFRESH_S * 1000)
 		return;
 	g->marked = true;
 	g->marked_ms = w->now_ms;
-	if (!w->io.guard(w->io.ctx, g->path, true) || errno == ENOENT ||
-	    w->guard_warned)
+	if (!w->io.guard(w->io.ctx, g->path, true) || errno == ENOENT)
 		return;
-	w->guard_warned = true;
-	wevent_init(&ev, "error");
-	ev.memcg = g->path;
-	ev.error = strerror(errno);
-	ev.msg = "cannot mark the memcg (" GUARD_XATTR ", needs cgroupfs "
-		 "writable there): the shim's adaptive advice will not count "
-		 "on this watcher; further failures are not logged";
-	watch_emit(w, &ev);
+	warn_once(w, g->path, strerror(errno), "cannot mark the memcg ("
+		  GUARD_XATTR ", needs cgroupfs writable there): the shim's "
+		  "adaptive advice will not count on this watcher; further "
+		  "failures are not logged");
+}
+
+_Static_assert(GUARD_MAX_INTERVAL_MS == 20000, "can_mark()'s message");
+
+/* Whether the marks can be kept fresh; says once why not. */
+static bool can_mark(struct watch *w)
+{
+	if (!ages_live(w))
+		return false;
+	if (w->conf.interval_ms <= GUARD_MAX_INTERVAL_MS)
+		return true;
+	warn_once(w, NULL, NULL, "interval_ms above 20000: a mark ("
+		  GUARD_XATTR ") would go stale between polls, so none is "
+		  "put; the shim's adaptive advice will not count on this "
+		  "watcher");
+	return false;
 }
 
 void watch_guard_tick(struct watch *w)
@@ -78,9 +115,9 @@ void watch_guard_tick(struct watch *w)
 
 	HASH_ITER(hh, w->guards, g, gtmp)
 		g->seen = false;
-	if (ages_live(w))
+	if (can_mark(w))
 		HASH_ITER(hh, w->lruvecs, lv, ltmp) {
-			if (!lv->seen || lv->gone)
+			if (!lv->seen || lv->gone || !ageable(w, lv->path))
 				continue;
 			g = entry_get(w, lv->path);
 			if (g && !g->seen) {
