@@ -249,8 +249,8 @@ struct doc_memcg *doc_memcg_get(struct doctor *d, const struct cg_where *w);
 /*
  * doc_memcgs_measure - for every memcg: need (its processes' rr/sr files,
  * each once), limit, usage, page cache and MemAvailable, whether a watcher
- * covers it, advshim-watch's mark on it, and the adaptive rule's verdict
- * on that one sample (guarded when the mark is fresh, as in the shim).
+ * covers it, advshim-watch's mark on it, and the adaptive rule's first
+ * decision on that one sample (by size alone, as the shim's first is).
  */
 void doc_memcgs_measure(struct doctor *d);
 

@@ -198,7 +198,6 @@ static void adapt_of(const struct doctor *d, struct doc_memcg *m)
 	x.file = m->file_bytes;
 	x.mem_avail = m->mem_avail;
 	x.need = m->need;
-	x.guarded = m->guarded;
 	adapt_params_default(&p);
 	adapt_init(&st, &p, ADAPT_RANDOM);
 	m->av = adapt_step(&st, &x);
