@@ -4,8 +4,10 @@
 # -> one row per arm: runs, stalled (queries/s after below 80% of before
 # and never recovered), and each figure as "median (min-max)" over the
 # runs (the median alone when they agree; major faults per query with two
-# decimals, the rest with one), and the text columns (rr_files, hash) as
-# the value the runs share ("mixed" when they differ).
+# decimals, the rest with one; "never" counts as longer than any time: the
+# median is "never" when it is, or for an even count half of it is, a run
+# that never recovered), and the text columns (rr_files, hash) as the
+# value the runs share ("mixed" when they differ).
 #   awk -f median.awk -f qps-repeat.awk ROWS.tsv
 # Input columns: qps.awk's output, header first.
 
@@ -25,7 +27,11 @@ function rng(k, c,    i, a, m, lo, hi, v, d) {
 		if (a[i] > hi) hi = a[i]
 	}
 	d = col[c] ~ /^majflt/ ? "%.2f" : "%.1f"
-	v = sprintf(d, median(a, m))
+	# a run that never recovered counts as longer than any time (as in
+	# repeat.awk): the median is "never" when it falls on such a run
+	for (i = 1; i <= nv[k, c]; i++)
+		a[++m] = 1e18
+	v = nv[k, c] * 2 >= m ? "never" : sprintf(d, median(a, m))
 	if (nv[k, c])
 		return v " (" sprintf(d, lo) "-never)"
 	return lo == hi ? v : v " (" sprintf(d, lo) "-" sprintf(d, hi) ")"

@@ -85,7 +85,7 @@ else
 fi
 awk -f "$lab/median.awk" -f "$lab/qps-repeat.awk" "$q/rows.tsv" >"$tmp/qps-rep.tsv"
 if cmp -s "$tmp/qps-rep.tsv" "$q/rows.expect"; then
-	echo "ok   qps-repeat.awk: stalled k/N, median (min-max), never, a failed run, shared or mixed rr files and hash"
+	echo "ok   qps-repeat.awk: stalled k/N, median (min-max), a median that falls on never, a failed run, shared or mixed rr files and hash"
 else
 	echo "FAIL qps-repeat.awk differs from tests/fixtures/lab/qps/rows.expect:"
 	diff "$q/rows.expect" "$tmp/qps-rep.tsv" | sed 's/^/    /'
@@ -129,7 +129,7 @@ done
 BUILD=$tmp/build bash "$lab/lab.sh" merge "$tmp/merged" "$tmp/m1" "$tmp/m2" >"$tmp/merge.out" 2>&1
 arms=$(cut -f1 "$tmp/merged/qps-runs.tsv" | tr '\n' ' ')
 if cmp -s "$tmp/merged/summary.tsv" "$fix/runs.expect" && cmp -s "$tmp/merged/qps.tsv" "$q/rows.expect" &&
-	[ "$arms" = "arm a.r1 a.r2 a.r3 b.r1 c.r1 c.r2 " ]; then
+	[ "$arms" = "arm a.r1 a.r2 a.r3 b.r1 c.r1 c.r2 d.r1 d.r2 d.r3 " ]; then
 	echo "ok   lab.sh merge: runs.tsv and qps-runs.tsv of two boots, arms renumbered ($arms)"
 else
 	echo "FAIL lab.sh merge: the merged tables differ from one file's (arms: $arms):"
