@@ -91,6 +91,14 @@ void adapt_init(struct adapt_state *s, const struct adapt_params *p,
 	s->last.reason = ADAPT_R_START;
 }
 
+void adapt_resume(struct adapt_state *s, const struct adapt_params *p,
+		  enum adapt_choice choice, bool via_guard)
+{
+	adapt_init(s, p, choice);
+	s->measured = true;
+	s->via_guard = choice == ADAPT_RANDOM && via_guard;
+}
+
 /* a * 100 / b, capped; b == 0 gives the cap. */
 static unsigned int pct(uint64_t a, uint64_t b)
 {

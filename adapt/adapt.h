@@ -144,6 +144,16 @@ void adapt_init(struct adapt_state *s, const struct adapt_params *p,
 		enum adapt_choice initial);
 
 /*
+ * adapt_resume - a fresh state that goes on from a decision taken before
+ * (a fork child's new sampler: its parent's sampler decided @choice):
+ * no first decision by size alone, the next switch needs its condition
+ * for `persist` samples like any later one.  @via_guard: @choice is RANDOM
+ * the guarded rule took (ADAPT_R_GUARD_THRASH), which ends with the mark.
+ */
+void adapt_resume(struct adapt_state *s, const struct adapt_params *p,
+		  enum adapt_choice choice, bool via_guard);
+
+/*
  * adapt_step - feed one sample; returns the verdict (also kept in
  * s->last).  The first good sample decides at once (ADAPT_R_FITS or
  * NOFIT/BAND: no persist, no dwell, not counted as a switch); later

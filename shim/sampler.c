@@ -25,7 +25,8 @@
  *    VMAs are copies), and its first adaptive call made ADAPT_CHILD_DELAY_MS
  *    or more after the fork starts a new one, whose first sample
  *    re-applies the choice to every range (a fork may have cut a switch
- *    in half).  Children that exec or exit soon never start a thread.
+ *    in half) and goes on from the parent's decision (adapt_resume: no
+ *    first decision by size alone, which would end a guarded RANDOM).  Children that exec or exit soon never start a thread.
  *    exec: a new image, a new shim.  exit: the thread holds no lock
  *    across a blocking call; nobody waits for it.
  * Fail-open: a thread that cannot start leaves the application's RANDOM
@@ -370,10 +371,11 @@ static void *sampler_main(void *arg)
 	shim_busy = 1;		/* nothing here re-enters the shim */
 	prctl(PR_SET_NAME, "advshim", 0, 0, 0);
 	private_fds();
-	if (first)
-		adapt_init(&smp.st, &shim.policy->adaptive.params,
-			   (enum adapt_choice)__atomic_load_n(&shim.adapt_choice,
-							      __ATOMIC_ACQUIRE));
+	if (first)	/* a restart: this process decided before */
+		adapt_resume(&smp.st, &shim.policy->adaptive.params,
+			     (enum adapt_choice)__atomic_load_n(&shim.adapt_choice,
+								__ATOMIC_ACQUIRE),
+			     smp.st.via_guard);
 	for (;;) {
 		if (!first)
 			sleep_ms(shim.policy->adaptive.interval_ms);

@@ -441,6 +441,43 @@ Test(adapt, random_of_the_guarded_rule_in_the_band_ends_with_the_mark)
 	cr_assert_eq(v.reason, ADAPT_R_BAND);
 }
 
+/*
+ * A fork child's new sampler goes on from its parent's decision: guarded
+ * RANDOM near the boundary stays RANDOM (a first decision by size alone
+ * would say "fits"), and RANDOM the guarded rule took still ends with the
+ * mark; normal advice in the band stays normal.
+ */
+Test(adapt, a_resumed_state_goes_on_from_the_decision)
+{
+	unsigned int near;
+	struct adapt_verdict v;
+	struct run r;
+
+	near = near_boundary(&r, true);
+	adapt_resume(&r.s, &r.p, ADAPT_RANDOM, false);
+	v = step(&r, guarded_calm(near));
+	cr_assert_eq(v.choice, ADAPT_RANDOM, "%s", adapt_reason_name(v.reason));
+	cr_assert_eq(v.reason, ADAPT_R_GUARDED);
+	v = hold(&r, calm(near), r.p.persist - 1);
+	cr_assert_eq(v.choice, ADAPT_RANDOM, "fits, unguarded: persist first");
+	v = step(&r, calm(near));
+	cr_assert_eq(v.choice, ADAPT_NORMAL);
+	cr_assert_eq(v.reason, ADAPT_R_FITS);
+
+	adapt_resume(&r.s, &r.p, ADAPT_RANDOM, true);
+	near = (r.p.fit_pct + r.p.nofit_pct) / 2;
+	v = hold(&r, guarded_calm(near), 60);
+	cr_assert_eq(v.choice, ADAPT_RANDOM);
+	v = hold(&r, calm(near), r.p.persist);
+	cr_assert_eq(v.choice, ADAPT_NORMAL, "%s", adapt_reason_name(v.reason));
+	cr_assert_eq(v.reason, ADAPT_R_UNGUARDED);
+
+	adapt_resume(&r.s, &r.p, ADAPT_NORMAL, true);
+	cr_assert(!r.s.via_guard, "via_guard only with RANDOM");
+	v = hold(&r, calm(near), 60);
+	cr_assert_eq(v.choice, ADAPT_NORMAL, "the band keeps normal");
+}
+
 Test(adapt, a_cold_read_does_not_switch)
 {
 	struct run r;

@@ -359,9 +359,42 @@ test_guarded() {
 		"$(grep -c 'adaptive: random -> normal (fits: need 192 MiB' "$tmp/guarded.err")" '^1$'
 }
 
+# Guarded across fork: the child's new sampler goes on from the parent's
+# guarded RANDOM at 9x% of capacity (docs/adaptive.md, "Fork"); a first
+# decision by size alone would give it normal ("fits").
+test_guarded_fork() {
+	if ! setmark 0 2>/dev/null; then
+		echo "SKIP guarded fork: no user.* attributes on $cg"
+		return
+	fi
+	setmark -
+	limit $((128 * MIB))
+	extra_env="TSAN_OPTIONS=$TSAN_OPTIONS:die_after_fork=0"
+	start gfork -- "$bin/adaptprog" -F -L "$tmp/big" || { extra_env=; return; }
+	extra_env=
+	wait_for "rr" is_rr "$pid" "$tmp/big"
+	setmark 0
+	limit $((205 * MIB))
+	wait_for "the guarded verdict" inspect_has "$pid" 'adaptive: random \(guarded: need 192 MiB = 9[0-9]% .*, guarded\)'
+	echo >&3
+	wait_for "the child" grep -q '^child' "$tmp/gfork.out"
+	child=$(awk '/^child/ { print $2; exit }' "$tmp/gfork.out")
+	wait_for "the child's sampler" inspect_has "${child:-0}" 'sampler running'
+	wait_for "the child's guarded verdict" inspect_has "${child:-0}" 'adaptive: random \(guarded: .*, guarded\)'
+	sleep 1
+	check "guarded fork: the child keeps rr (its sampler goes on from the parent's choice)" \
+		"$(rr_of "${child:-0}" "$tmp/big")" '^rr$'
+	setmark 60
+	wait_for "normal in the child once the mark is stale" not_rr "${child:-0}" "$tmp/big" &&
+		ok "guarded fork: a stale mark gives the child normal (fits)"
+	stop
+	setmark - 2>/dev/null
+}
+
 test_fits
 test_nofit
 test_guarded
+test_guarded_fork
 test_switch
 test_fork
 test_exec

@@ -5,13 +5,15 @@
  * while the test changes its memory cgroup and watches the advice in
  * force from outside (/proc/PID/smaps VmFlags, advshim inspect).
  *
- * usage: adaptprog [-t] [-F] [-x] [-m MIB] FILE
+ * usage: adaptprog [-t] [-F] [-L] [-x] [-m MIB] FILE
  *   -t   advise from a thread that exits right after: no thread of the
  *        process calls the shim again (the sampler must re-decide alone)
  *   -F   then fork a child that waits 1.5 s (past the shim's restart
  *        delay for fork children), maps and advises FILE again (its
  *        sampler restarts) and prints "child PID"; it waits like the
  *        parent
+ *   -L   with -F: fork only once a line arrives on stdin (the test first
+ *        brings the parent's choice where it wants it)
  *   -x   then exec this program again (without -x): a new image, a new
  *        shim, which maps and advises afresh
  *   -m   map MIB MiB whatever the file's size, as LMDB maps its data file
@@ -66,18 +68,19 @@ static void wait_stdin(void)
 
 int main(int argc, char **argv)
 {
-	int c, thread = 0, do_fork = 0, do_exec = 0;
+	int c, thread = 0, do_fork = 0, late = 0, do_exec = 0;
 	pthread_t t;
 	pid_t pid;
 
-	while ((c = getopt(argc, argv, "tFxm:")) != -1) {
+	while ((c = getopt(argc, argv, "tFLxm:")) != -1) {
 		switch (c) {
 		case 't': thread = 1; break;
 		case 'm': map_bytes = strtoull(optarg, NULL, 10) << 20; break;
 		case 'F': do_fork = 1; break;
+		case 'L': late = 1; break;
 		case 'x': do_exec = 1; break;
 		default:
-			fprintf(stderr, "usage: adaptprog [-t] [-F] [-x] [-m MIB] FILE\n");
+			fprintf(stderr, "usage: adaptprog [-t] [-F] [-L] [-x] [-m MIB] FILE\n");
 			return 2;
 		}
 	}
@@ -99,6 +102,8 @@ int main(int argc, char **argv)
 	}
 	printf("ready %d\n", (int)getpid());
 	if (do_fork) {
+		while (late && (c = getchar()) != EOF && c != '\n')
+			;
 		pid = fork();
 		if (pid == 0) {
 			usleep(1500 * 1000);
