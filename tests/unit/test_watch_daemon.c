@@ -791,6 +791,30 @@ Test(daemon, a_vanished_memcg_loses_its_entry_and_failed_marks_are_logged_once)
 	rig_fini(&r);
 }
 
+/* rmdir and mkdir of /a: a new memcg ID, a new directory without the mark */
+static void recreate_a(struct fake *f)
+{
+	f->m[0].id += 100;
+	f->marks[mark_of(f, f->m[0].path)].on = 0;
+}
+
+Test(daemon, a_memcg_recreated_at_the_same_path_is_marked_at_once)
+{
+	struct rig r;
+	int a;
+
+	rig_init(&r, "6.12", false);
+	r.f.mutate = recreate_a;
+	r.f.mutate_read = 3;
+	rig_ticks(&r, 5);
+	a = mark_of(&r.f, "/a");
+	cr_assert(r.f.marks[a].on, "not 10 s without a mark: %s", r.logbuf);
+	cr_assert_eq(r.f.marks[a].puts, 2);
+	rig_ticks(&r, 5);
+	cr_assert_eq(r.f.marks[a].puts, 2, "then refreshed as before");
+	rig_fini(&r);
+}
+
 Test(daemon, metrics_text)
 {
 	struct rig r;

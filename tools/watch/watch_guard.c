@@ -2,7 +2,8 @@
 /*
  * watch_guard.c - the mark on each memcg this watcher ages, for the
  * shim's adaptive advice (common/guard.h): put on the first tick a memcg
- * is watched live, refreshed every GUARD_REFRESH_S, removed once the memcg
+ * is watched live (and on the first tick after it is re-created at the
+ * same path), refreshed every GUARD_REFRESH_S, removed once the memcg
  * is no longer watched, whenever the watcher cannot age it (a dry run,
  * lockdown, lru_gen disabled, no lru_gen_full, a non-root memcg of
  * cgroup v1 on 7.0+) and at exit.  None while interval_ms is above
@@ -75,13 +76,17 @@ static void entry_drop(struct watch *w, struct guard_entry *g)
 }
 
 /*
- * Put or refresh @g's mark.  The first failure of the watcher's life is
- * logged (a sandbox that keeps cgroupfs read-only fails them all alike).
+ * Put or refresh @g's mark on memcg @id: at once for a memcg re-created
+ * at the same path (its directory is new, without the mark).  The first
+ * failure of the watcher's life is logged (a sandbox that keeps cgroupfs
+ * read-only fails them all alike).
  */
-static void mark(struct watch *w, struct guard_entry *g)
+static void mark(struct watch *w, struct guard_entry *g, uint64_t id)
 {
-	if (g->marked && w->now_ms - g->marked_ms < GUARD_REFRESH_S * 1000)
+	if (g->marked && g->id == id &&
+	    w->now_ms - g->marked_ms < GUARD_REFRESH_S * 1000)
 		return;
+	g->id = id;
 	g->marked = true;
 	g->marked_ms = w->now_ms;
 	if (!w->io.guard(w->io.ctx, g->path, true) || errno == ENOENT)
@@ -122,7 +127,7 @@ void watch_guard_tick(struct watch *w)
 			g = entry_get(w, lv->path);
 			if (g && !g->seen) {
 				g->seen = true;
-				mark(w, g);
+				mark(w, g, lv->id);
 			}
 		}
 	HASH_ITER(hh, w->guards, g, gtmp)
