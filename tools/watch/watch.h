@@ -51,6 +51,12 @@ struct watch_io {
 	 * user.* attributes there).  NULL: marks are not kept (a replay).
 	 */
 	int (*guard)(void *ctx, const char *path, bool on);
+	/*
+	 * guard_there - whether memcg @path carries a mark, of any age: 1,
+	 * 0 (none: the memcg was re-created at @path, or another watcher
+	 * removed it), or -1 with errno.  NULL: never asked.
+	 */
+	int (*guard_there)(void *ctx, const char *path);
 };
 
 struct watch_counts {		/* events emitted, for tests and metrics */

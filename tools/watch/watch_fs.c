@@ -198,6 +198,27 @@ static int fs_guard(void *ctx, const char *path, bool on)
 	return 0;
 }
 
+/* Whether memcg @path's directory carries the mark. */
+static int fs_guard_there(void *ctx, const char *path)
+{
+	struct watch_fs *fs = ctx;
+	char dir[PATH_MAX];
+	uint64_t t_s;
+	int r;
+
+	if (path_join(dir, sizeof(dir), fs->memcg_root, path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	r = guard_read(dir, &t_s);
+	if (r == 0 || r == -EINVAL)
+		return 1;
+	if (r == -ENODATA)
+		return 0;
+	errno = -r;
+	return -1;
+}
+
 struct watch_fs *watch_fs_new(const char *debugfs, const char *sysfs,
 			      const char *memcg_root)
 {
@@ -229,6 +250,7 @@ void watch_fs_io(struct watch_fs *fs, struct watch_io *io)
 	io->read_enabled = fs_read_enabled;
 	io->lockdown = fs_lockdown;
 	io->guard = fs_guard;
+	io->guard_there = fs_guard_there;
 	io->ctx = fs;
 	io->unwritten = NULL;
 }

@@ -2,8 +2,9 @@
 /*
  * watch_guard.c - the mark on each memcg this watcher ages, for the
  * shim's adaptive advice (common/guard.h): put on the first tick a memcg
- * is watched live (and on the first tick after it is re-created at the
- * same path), refreshed every GUARD_REFRESH_S, removed once the memcg
+ * is watched live, refreshed every GUARD_REFRESH_S and put again at the
+ * next tick where it went missing (the memcg re-created at its path,
+ * another watcher's exit), removed once the memcg
  * is no longer watched, whenever the watcher cannot age it (a dry run,
  * lockdown, lru_gen disabled, no lru_gen_full, a non-root memcg of
  * cgroup v1 on 7.0+) and at exit.  None while interval_ms is above
@@ -76,21 +77,32 @@ static void entry_drop(struct watch *w, struct guard_entry *g)
 }
 
 /*
- * Put or refresh @g's mark on memcg @id: at once for a memcg re-created
- * at the same path (its directory is new, without the mark).  The first
- * failure of the watcher's life is logged (a sandbox that keeps cgroupfs
- * read-only fails them all alike).
+ * Whether @g's mark, put less than GUARD_REFRESH_S ago, is gone: the
+ * memcg was re-created at its path (a new directory), or another watcher
+ * of it exited.  One getxattr a watched memcg a poll; not asked after a
+ * failed put (a read-only cgroupfs would fail every poll alike).
  */
-static void mark(struct watch *w, struct guard_entry *g, uint64_t id)
+static bool mark_gone(struct watch *w, const struct guard_entry *g)
 {
-	if (g->marked && g->id == id &&
-	    w->now_ms - g->marked_ms < GUARD_REFRESH_S * 1000)
+	return !g->failed && w->io.guard_there &&
+	       w->io.guard_there(w->io.ctx, g->path) == 0;
+}
+
+/*
+ * Put or refresh @g's mark.  The first failure of the watcher's life is
+ * logged (a sandbox that keeps cgroupfs read-only fails them all alike).
+ */
+static void mark(struct watch *w, struct guard_entry *g)
+{
+	if (g->marked && w->now_ms - g->marked_ms < GUARD_REFRESH_S * 1000 &&
+	    !mark_gone(w, g))
 		return;
-	g->id = id;
 	g->marked = true;
 	g->marked_ms = w->now_ms;
+	g->failed = false;
 	if (!w->io.guard(w->io.ctx, g->path, true) || errno == ENOENT)
 		return;
+	g->failed = true;
 	warn_once(w, g->path, strerror(errno), "cannot mark the memcg ("
 		  GUARD_XATTR ", needs cgroupfs writable there): the shim's "
 		  "adaptive advice will not count on this watcher; further "
@@ -127,7 +139,7 @@ void watch_guard_tick(struct watch *w)
 			g = entry_get(w, lv->path);
 			if (g && !g->seen) {
 				g->seen = true;
-				mark(w, g, lv->id);
+				mark(w, g);
 			}
 		}
 	HASH_ITER(hh, w->guards, g, gtmp)

@@ -37,10 +37,9 @@
 struct guard_entry {
 	UT_hash_handle hh;
 	char *path;
-	uint64_t id;		/* the memcg marked: a new one at @path
-				 * (re-created) is marked at once */
 	uint64_t marked_ms;	/* the last attempt */
 	bool marked;		/* attempted at least once */
+	bool failed;		/* the last attempt failed */
 	bool seen;		/* watched this tick */
 };
 
