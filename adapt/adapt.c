@@ -91,12 +91,11 @@ void adapt_init(struct adapt_state *s, const struct adapt_params *p,
 	s->last.reason = ADAPT_R_START;
 }
 
-void adapt_resume(struct adapt_state *s, const struct adapt_params *p,
-		  enum adapt_choice choice, bool via_guard)
+void adapt_resume(struct adapt_state *s)
 {
-	adapt_init(s, p, choice);
-	s->measured = true;
-	s->via_guard = choice == ADAPT_RANDOM && via_guard;
+	s->have_prev = false;
+	s->fits_run = s->nofit_run = s->thrash_run = s->guard_run = 0;
+	s->fail_run = s->unguard_run = 0;
 }
 
 /* a * 100 / b, capped; b == 0 gives the cap. */

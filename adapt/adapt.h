@@ -144,14 +144,15 @@ void adapt_init(struct adapt_state *s, const struct adapt_params *p,
 		enum adapt_choice initial);
 
 /*
- * adapt_resume - a fresh state that goes on from a decision taken before
- * (a fork child's new sampler: its parent's sampler decided @choice):
- * no first decision by size alone, the next switch needs its condition
- * for `persist` samples like any later one.  @via_guard: @choice is RANDOM
- * the guarded rule took (ADAPT_R_GUARD_THRASH), which ends with the mark.
+ * adapt_resume - @s goes on in a new sampler (a fork child's, or one
+ * started again after a failed start): its decision, whether it was
+ * measured, whether RANDOM came from the guarded rule and the switch
+ * times (dwell, rate limit) stay; the runs towards a switch start over,
+ * and so do the fault rates (a fork child's own count starts at zero):
+ * the next sample has none.  A state never measured still takes its first
+ * decision by size alone.
  */
-void adapt_resume(struct adapt_state *s, const struct adapt_params *p,
-		  enum adapt_choice choice, bool via_guard);
+void adapt_resume(struct adapt_state *s);
 
 /*
  * adapt_step - feed one sample; returns the verdict (also kept in

@@ -24,9 +24,11 @@
  *  - fork: the child has no sampler.  It keeps the choice in force (its
  *    VMAs are copies), and its first adaptive call made ADAPT_CHILD_DELAY_MS
  *    or more after the fork starts a new one, whose first sample
- *    re-applies the choice to every range (a fork may have cut a switch
- *    in half) and goes on from the parent's decision (adapt_resume: no
- *    first decision by size alone, which would end a guarded RANDOM).  Children that exec or exit soon never start a thread.
+ *    re-applies the sampler's choice to every range (a fork may have cut
+ *    a switch in half, a kill switch or a failed start may have given
+ *    RANDOM back) and goes on from the parent's sampler state
+ *    (adapt_resume): no first decision by size alone, which would end
+ *    a guarded RANDOM.  Children that exec or exit soon never start a thread.
  *    exec: a new image, a new shim.  exit: the thread holds no lock
  *    across a blocking call; nobody waits for it.
  * Fail-open: a thread that cannot start leaves the application's RANDOM
@@ -363,7 +365,10 @@ static void sleep_ms(unsigned int ms)
 		;
 }
 
-/* The thread: @arg non-NULL when its first sample is a first decision. */
+/*
+ * The thread: @arg non-NULL when it is started again (a fork child, a
+ * retry): its first sample goes on from smp.st and re-applies the choice.
+ */
 static void *sampler_main(void *arg)
 {
 	bool first = arg != NULL;
@@ -371,11 +376,8 @@ static void *sampler_main(void *arg)
 	shim_busy = 1;		/* nothing here re-enters the shim */
 	prctl(PR_SET_NAME, "advshim", 0, 0, 0);
 	private_fds();
-	if (first)	/* a restart: this process decided before */
-		adapt_resume(&smp.st, &shim.policy->adaptive.params,
-			     (enum adapt_choice)__atomic_load_n(&shim.adapt_choice,
-								__ATOMIC_ACQUIRE),
-			     smp.st.via_guard);
+	if (first)	/* started again: go on from the state */
+		adapt_resume(&smp.st);
 	for (;;) {
 		if (!first)
 			sleep_ms(shim.policy->adaptive.interval_ms);

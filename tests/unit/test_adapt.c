@@ -442,40 +442,57 @@ Test(adapt, random_of_the_guarded_rule_in_the_band_ends_with_the_mark)
 }
 
 /*
- * A fork child's new sampler goes on from its parent's decision: guarded
+ * A sampler started again (a fork child's) goes on from the state: guarded
  * RANDOM near the boundary stays RANDOM (a first decision by size alone
- * would say "fits"), and RANDOM the guarded rule took still ends with the
- * mark; normal advice in the band stays normal.
+ * would say "fits"), RANDOM the guarded rule took still ends with the
+ * mark, the dwell time still holds, the runs and the fault rates start
+ * over, and a state never measured still decides by size.
  */
 Test(adapt, a_resumed_state_goes_on_from_the_decision)
 {
-	unsigned int near;
+	unsigned int near, band;
 	struct adapt_verdict v;
+	struct world w;
 	struct run r;
 
-	near = near_boundary(&r, true);
-	adapt_resume(&r.s, &r.p, ADAPT_RANDOM, false);
-	v = step(&r, guarded_calm(near));
-	cr_assert_eq(v.choice, ADAPT_RANDOM, "%s", adapt_reason_name(v.reason));
-	cr_assert_eq(v.reason, ADAPT_R_GUARDED);
-	v = hold(&r, calm(near), r.p.persist - 1);
-	cr_assert_eq(v.choice, ADAPT_RANDOM, "fits, unguarded: persist first");
-	v = step(&r, calm(near));
-	cr_assert_eq(v.choice, ADAPT_NORMAL);
-	cr_assert_eq(v.reason, ADAPT_R_FITS);
-
-	adapt_resume(&r.s, &r.p, ADAPT_RANDOM, true);
-	near = (r.p.fit_pct + r.p.nofit_pct) / 2;
+	run_init(&r);
+	near = (r.p.guard_fit_pct + r.p.fit_pct) / 2;
+	band = (r.p.fit_pct + r.p.nofit_pct) / 2;
+	cr_assert_eq(step(&r, calm(r.p.nofit_pct)).choice, ADAPT_RANDOM);
 	v = hold(&r, guarded_calm(near), 60);
+	cr_assert_eq(v.reason, ADAPT_R_GUARDED);
+	hold(&r, calm(near), r.p.persist - 1);
+	adapt_resume(&r.s);
+	w = calm(near);
+	w.majflt_s = 100;
+	v = step(&r, w);
+	cr_assert_eq(v.choice, ADAPT_RANDOM, "the run towards fits starts over");
+	cr_assert_eq(v.majflt_s, 0, "no rate from the parent's count");
+	v = hold(&r, calm(near), r.p.persist - 1);
+	cr_assert_eq(v.choice, ADAPT_NORMAL, "%s", adapt_reason_name(v.reason));
+	cr_assert_eq(v.reason, ADAPT_R_FITS);
+	adapt_resume(&r.s);
+	v = hold(&r, calm(r.p.nofit_pct), r.p.persist);
+	cr_assert_eq(v.choice, ADAPT_NORMAL, "within dwell: held");
+	cr_assert_eq(v.reason, ADAPT_R_DWELL);
+
+	near_boundary(&r, true);
+	v = hold(&r, faulting(band, true), r.p.thrash_persist);
+	cr_assert_eq(v.reason, ADAPT_R_GUARD_THRASH);
+	hold(&r, guarded_calm(band), r.p.dwell_ms / 1000);
+	adapt_resume(&r.s);
+	v = hold(&r, guarded_calm(band), 5);
 	cr_assert_eq(v.choice, ADAPT_RANDOM);
-	v = hold(&r, calm(near), r.p.persist);
+	v = hold(&r, calm(band), r.p.persist);
 	cr_assert_eq(v.choice, ADAPT_NORMAL, "%s", adapt_reason_name(v.reason));
 	cr_assert_eq(v.reason, ADAPT_R_UNGUARDED);
 
-	adapt_resume(&r.s, &r.p, ADAPT_NORMAL, true);
-	cr_assert(!r.s.via_guard, "via_guard only with RANDOM");
-	v = hold(&r, calm(near), 60);
-	cr_assert_eq(v.choice, ADAPT_NORMAL, "the band keeps normal");
+	run_init(&r);
+	v = step(&r, (struct world){ .status = -EIO });
+	adapt_resume(&r.s);
+	v = step(&r, calm(near));
+	cr_assert_eq(v.choice, ADAPT_NORMAL, "never measured: by size");
+	cr_assert_eq(v.reason, ADAPT_R_FITS);
 }
 
 Test(adapt, a_cold_read_does_not_switch)

@@ -359,6 +359,13 @@ test_guarded() {
 		"$(grep -c 'adaptive: random -> normal (fits: need 192 MiB' "$tmp/guarded.err")" '^1$'
 }
 
+# room BYTES: the limit that leaves BYTES of page cache beside what the
+# memcg holds now that is not page cache (the sampler's capacity).
+room() {
+	file=$(awk '$1 == "file" || $1 == "cache" { print $2; exit }' "$cg/memory.stat")
+	limit $(($(cat "$cg/$usage_file") - ${file:-0} + $1))
+}
+
 # Guarded across fork: the child's new sampler goes on from the parent's
 # guarded RANDOM at 9x% of capacity (docs/adaptive.md, "Fork"); a first
 # decision by size alone would give it normal ("fits").
@@ -380,6 +387,7 @@ test_guarded_fork() {
 	wait_for "the child" grep -q '^child' "$tmp/gfork.out"
 	child=$(awk '/^child/ { print $2; exit }' "$tmp/gfork.out")
 	wait_for "the child's sampler" inspect_has "${child:-0}" 'sampler running'
+	room $((202 * MIB))	# the child's memory too (a sanitizer's is large)
 	wait_for "the child's guarded verdict" inspect_has "${child:-0}" 'adaptive: random \(guarded: .*, guarded\)'
 	sleep 1
 	check "guarded fork: the child keeps rr (its sampler goes on from the parent's choice)" \
