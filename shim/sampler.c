@@ -309,8 +309,10 @@ static void sample_once(bool first, const struct adapt_seed *seed)
 		switch_off();
 		return;
 	}
-	if (smp.off)
-		first = true;	/* re-apply whatever is decided now */
+	if (smp.off) {		/* re-apply whatever is decided now */
+		first = true;
+		adapt_resume(&smp.st);	/* runs and rates from before are stale */
+	}
 	smp.off = false;
 	from = first ? -1 : (int)smp.st.choice;
 

@@ -834,6 +834,13 @@ Test(daemon, a_mark_gone_between_refreshes_is_put_again_at_the_next_poll)
 	rig_ticks(&r, 9);
 	cr_assert_eq(r.f.mark_tries, 2, "after a failed put, not every poll "
 		     "(the memcgs / and /a, once each)");
+	r.f.guard_errno = 0;
+	rig_ticks(&r, 2);
+	a = mark_of(&r.f, "/a");
+	cr_assert_eq(r.f.marks[a].puts, 1, "put at the refresh after a failure");
+	r.f.marks[a].on = 0;
+	rig_ticks(&r, 1);
+	cr_assert_eq(r.f.marks[a].puts, 2, "and watched for again once put");
 	rig_fini(&r);
 }
 

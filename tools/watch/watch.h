@@ -53,8 +53,8 @@ struct watch_io {
 	int (*guard)(void *ctx, const char *path, bool on);
 	/*
 	 * guard_there - whether memcg @path carries a mark, of any age: 1,
-	 * 0 (none: the memcg was re-created at @path, or another watcher
-	 * removed it), or -1 with errno.  NULL: never asked.
+	 * 0 (none, or garbled: the memcg was re-created at @path, another
+	 * watcher removed it), or -1 with errno.  NULL: never asked.
 	 */
 	int (*guard_there)(void *ctx, const char *path);
 };

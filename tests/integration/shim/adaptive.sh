@@ -384,10 +384,14 @@ test_guarded_fork() {
 	limit $((205 * MIB))
 	wait_for "the guarded verdict" inspect_has "$pid" 'adaptive: random \(guarded: need 192 MiB = 9[0-9]% .*, guarded\)'
 	echo >&3
+	wait_for "the fork" grep -q '^forked' "$tmp/gfork.out"
+	# the child's memory too (a sanitizer's is large), before its first sample
+	room $((202 * MIB))
+	wait_for "the guarded verdict again" inspect_has "$pid" 'adaptive: random \(guarded: .*, guarded\)'
+	echo >&3
 	wait_for "the child" grep -q '^child' "$tmp/gfork.out"
 	child=$(awk '/^child/ { print $2; exit }' "$tmp/gfork.out")
 	wait_for "the child's sampler" inspect_has "${child:-0}" 'sampler running'
-	room $((202 * MIB))	# the child's memory too (a sanitizer's is large)
 	wait_for "the child's guarded verdict" inspect_has "${child:-0}" 'adaptive: random \(guarded: .*, guarded\)'
 	sleep 1
 	check "guarded fork: the child keeps rr (its sampler goes on from the parent's choice)" \

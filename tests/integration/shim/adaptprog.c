@@ -13,7 +13,9 @@
  *        sampler restarts) and prints "child PID"; it waits like the
  *        parent
  *   -L   with -F: fork only once a line arrives on stdin (the test first
- *        brings the parent's choice where it wants it)
+ *        brings the parent's choice where it wants it); the child prints
+ *        "forked PID" and maps only at a second line, the parent reads
+ *        stdin only once the child is gone
  *   -x   then exec this program again (without -x): a new image, a new
  *        shim, which maps and advises afresh
  *   -m   map MIB MiB whatever the file's size, as LMDB maps its data file
@@ -107,6 +109,11 @@ int main(int argc, char **argv)
 		pid = fork();
 		if (pid == 0) {
 			usleep(1500 * 1000);
+			if (late) {
+				printf("forked %d\n", (int)getpid());
+				while ((c = getchar()) != EOF && c != '\n')
+					;
+			}
 			map_and_advise(NULL);
 			printf("child %d\n", (int)getpid());
 			wait_stdin();
@@ -114,6 +121,8 @@ int main(int argc, char **argv)
 		}
 		if (pid < 0)
 			return 1;
+		if (late)	/* the child reads the next line */
+			waitpid(pid, NULL, 0);
 		wait_stdin();
 		waitpid(pid, NULL, 0);
 		return 0;
