@@ -286,13 +286,18 @@ static int burst_format(struct watch *w, const struct lruvec_state *lv,
 	return len;
 }
 
+bool watch_can_age(const struct watch *w, const char *path)
+{
+	return !(w->rules.v1_root_only && w->cgroup_v1 && strcmp(path, "/"));
+}
+
 void watch_act(struct watch *w, struct lruvec_state *lv, unsigned int steps)
 {
 	char cmd[CMD_MAX];
 	struct wevent ev;
 	int len;
 
-	if (w->rules.v1_root_only && w->cgroup_v1 && strcmp(lv->path, "/")) {
+	if (!watch_can_age(w, lv->path)) {
 		age_failed(w, lv, NULL, EINVAL, "kernel 7.0+ with cgroup v1 "
 			   "can only age the root memcg (IDs are cgroup2 IDs)");
 		return;

@@ -29,12 +29,6 @@ static bool ages_live(const struct watch *w)
 	       w->enabled != 0 && !w->no_full;
 }
 
-/* Whether the memcg at @path can be aged at all (watch_act()). */
-static bool ageable(const struct watch *w, const char *path)
-{
-	return !(w->rules.v1_root_only && w->cgroup_v1 && strcmp(path, "/"));
-}
-
 /* The first of the watcher's life; further ones are not logged. */
 static void warn_once(struct watch *w, const char *memcg, const char *error,
 		      const char *msg)
@@ -134,7 +128,7 @@ void watch_guard_tick(struct watch *w)
 		g->seen = false;
 	if (can_mark(w))
 		HASH_ITER(hh, w->lruvecs, lv, ltmp) {
-			if (!lv->seen || lv->gone || !ageable(w, lv->path))
+			if (!lv->seen || lv->gone || !watch_can_age(w, lv->path))
 				continue;
 			g = entry_get(w, lv->path);
 			if (g && !g->seen) {

@@ -61,6 +61,13 @@ void watch_collect(struct watch *w);
 /* ---- watch_act.c ---- */
 
 /*
+ * watch_can_age - whether this kernel lets the watcher age the memcg at
+ * @path at all: on 7.0+ with cgroup v1 only the root (IDs are cgroup2
+ * IDs).  No I/O.
+ */
+bool watch_can_age(const struct watch *w, const char *path);
+
+/*
  * watch_act - the detector said age @lv by @steps: check the fresh lru_gen,
  * write the burst's commands ("+ ID N S;+ ID N S+1;...") in one write(2),
  * verify max_seq advanced (or log why not).
