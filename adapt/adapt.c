@@ -91,10 +91,16 @@ void adapt_init(struct adapt_state *s, const struct adapt_params *p,
 	s->last.reason = ADAPT_R_START;
 }
 
+/* The runs the size and thrash tests count towards a switch start over. */
+static void clear_runs(struct adapt_state *s)
+{
+	s->fits_run = s->nofit_run = s->thrash_run = s->guard_run = 0;
+}
+
 void adapt_resume(struct adapt_state *s)
 {
 	s->have_prev = false;
-	s->fits_run = s->nofit_run = s->thrash_run = s->guard_run = 0;
+	clear_runs(s);
 	s->fail_run = s->unguard_run = 0;
 }
 
@@ -179,7 +185,7 @@ static void flip(struct adapt_state *s, struct adapt_verdict *v,
 	v->choice = to;
 	v->reason = why;
 	v->switched = true;
-	s->fits_run = s->nofit_run = s->thrash_run = s->guard_run = 0;
+	clear_runs(s);
 	s->unguard_run = 0;
 	s->via_guard = why == ADAPT_R_GUARD_THRASH;
 	record_switch(s, v->t_ms);
@@ -190,7 +196,7 @@ static void flip(struct adapt_state *s, struct adapt_verdict *v,
 /* Unreadable figures: hold, then fall back to RANDOM. */
 static void step_unreadable(struct adapt_state *s, struct adapt_verdict *v)
 {
-	s->fits_run = s->nofit_run = s->thrash_run = s->guard_run = 0;
+	clear_runs(s);
 	if (s->fail_run < UINT32_MAX)
 		s->fail_run++;
 	if (s->fail_run < s->p.fail_after)
