@@ -330,22 +330,31 @@ a = json.load(sys.stdin)["shim"]["adaptive"]
 print(a["choice"], a["reason"], str(a["guarded"]).lower())'
 }
 
-# Guarded (docs/adaptive.md): with the watcher's fresh mark, RANDOM stays
-# above guard_fit_pct (90%) where the file fits; a stale mark (a dead
-# watcher's) does not count, and the size rule gives normal.
-test_guarded() {
+# guarded_start NAME [FLAG...]: adaptprog FLAG... on the 192 MiB file, RANDOM
+# (does not fit), then the mark fresh and the memcg sized so that the file
+# fits at 9x% of capacity: RANDOM kept, guarded.  1 after a SKIP where
+# cgroupfs takes no user.* attributes, or when the program did not start.
+guarded_start() {
+	name=$1; shift
 	if ! setmark 0 2>/dev/null; then
-		echo "SKIP guarded: no user.* attributes on $cg"
-		return
+		echo "SKIP $name: no user.* attributes on $cg"
+		return 1
 	fi
 	setmark -
 	limit $((128 * MIB))
-	start guarded -- "$bin/adaptprog" "$tmp/big" || return
+	start "$name" -- "$bin/adaptprog" "$@" "$tmp/big" || return 1
 	wait_for "rr" is_rr "$pid" "$tmp/big"
 	setmark 0
 	# 192 MiB in about 205 MiB of room: 93-97%, "fits" unguarded
 	limit $((205 * MIB))
 	wait_for "the guarded verdict" inspect_has "$pid" 'adaptive: random \(guarded: need 192 MiB = 9[0-9]% .*, guarded\)'
+}
+
+# Guarded (docs/adaptive.md): with the watcher's fresh mark, RANDOM stays
+# above guard_fit_pct (90%) where the file fits; a stale mark (a dead
+# watcher's) does not count, and the size rule gives normal.
+test_guarded() {
+	guarded_start guarded || return
 	sleep 1.5
 	check "guarded: 192 MiB at 9x% of capacity, mark fresh: rr kept" "$(rr_of "$pid" "$tmp/big")" '^rr$'
 	check "guarded: inspect --json" "$(guarded_json "$pid")" '^random guarded true$'
@@ -370,19 +379,9 @@ room() {
 # guarded RANDOM at 9x% of capacity (docs/adaptive.md, "Fork"); a first
 # decision by size alone would give it normal ("fits").
 test_guarded_fork() {
-	if ! setmark 0 2>/dev/null; then
-		echo "SKIP guarded fork: no user.* attributes on $cg"
-		return
-	fi
-	setmark -
-	limit $((128 * MIB))
 	extra_env="TSAN_OPTIONS=$TSAN_OPTIONS:die_after_fork=0"
-	start gfork -- "$bin/adaptprog" -F -L "$tmp/big" || { extra_env=; return; }
+	guarded_start gfork -F -L || { extra_env=; return; }
 	extra_env=
-	wait_for "rr" is_rr "$pid" "$tmp/big"
-	setmark 0
-	limit $((205 * MIB))
-	wait_for "the guarded verdict" inspect_has "$pid" 'adaptive: random \(guarded: need 192 MiB = 9[0-9]% .*, guarded\)'
 	echo >&3
 	wait_for "the fork" grep -q '^forked' "$tmp/gfork.out"
 	# the child's memory too (a sanitizer's is large), before its first sample
