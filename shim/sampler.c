@@ -28,7 +28,8 @@
  *    a switch in half, a kill switch or a failed start may have given
  *    RANDOM back) and goes on from the parent's sampler state
  *    (adapt_resume): no first decision by size alone, which would end
- *    a guarded RANDOM.  Children that exec or exit soon never start a thread.
+ *    a guarded RANDOM, and no log line or history entry unless the advice
+ *    in force changes.  Children that exec or exit soon never start a thread.
  *    exec: a new image, a new shim.  exit: the thread holds no lock
  *    across a blocking call; nobody waits for it.
  * Fail-open: a thread that cannot start leaves the application's RANDOM
@@ -65,6 +66,13 @@
 #ifndef SYS_close_range
 #define SYS_close_range		436
 #endif
+
+/* Which sample sample_once takes. */
+enum sample_kind {
+	SAMPLE_NEXT,		/* the next of a running sampler */
+	SAMPLE_DECIDE,		/* the process's first decision */
+	SAMPLE_RESUMED,		/* a sampler's first, going on from smp.st */
+};
 
 /* The sampling role's own data: one thread at a time uses it. */
 static struct {
@@ -203,7 +211,12 @@ static void stats_verdict(struct advshim_stats_adapt *a,
 	memcpy(a->files, smp.snap.files, sizeof(a->files));
 }
 
-/* Record a switch (@from -1: the first decision) and what it did. */
+/*
+ * Record a switch and what it did.  @from: the advice in force before it
+ * (the sampler's choice, or what was published when a sampler goes on
+ * from its state: a fork child's, after a failed start or the kill
+ * switch), -1 for the process's first decision.
+ */
 static void stats_switch(struct advshim_stats_adapt *a, int from,
 			 const struct adapt_verdict *v,
 			 const struct adapt_applied *ap)
@@ -223,14 +236,17 @@ static void stats_switch(struct advshim_stats_adapt *a, int from,
 	a->apply_errors += ap->errors;
 }
 
-/* One line per switch (and the first decision), once per fail-safe episode. */
+/*
+ * One line per change of the advice in force (and the first decision;
+ * @from as for stats_switch), once per fail-safe episode.
+ */
 static void log_verdict(const struct adapt_verdict *v, int from,
 			const struct adapt_applied *ap)
 {
 	char what[256];
 
 	adapt_describe(v, what, sizeof(what));
-	if (v->switched || from < 0) {
+	if (from < 0 || (int)v->choice != from) {
 		shim_log(POLICY_LOG_INFO, "adaptive: %s -> %s, %u files, %llu "
 			 "ranges asked random, %llu re-advised", from < 0 ?
 			 "start" : adapt_choice_name((enum adapt_choice)from),
@@ -291,13 +307,14 @@ static void switch_off(void)
 }
 
 /*
- * One sample and its decision.  @first: the first of this process's
- * sampler (also a restarted one in a fork child): the choice is published
+ * One sample and its decision.  @first: SAMPLE_DECIDE, the process's first
+ * decision; SAMPLE_RESUMED, the first sample of a sampler that goes on
+ * from smp.st (a fork child's, a retry's): in both the choice is published
  * and applied whatever it is.  @seed: see adapt_first.  While the kill
  * switch is on nothing is sampled (switch_off); the first sample after it
- * is gone is a first one again.
+ * is gone is a resumed one.
  */
-static void sample_once(bool first, const struct adapt_seed *seed)
+static void sample_once(enum sample_kind first, const struct adapt_seed *seed)
 {
 	struct adapt_sample x = { 0 };
 	struct adapt_applied ap = { 0 };
@@ -310,11 +327,16 @@ static void sample_once(bool first, const struct adapt_seed *seed)
 		return;
 	}
 	if (smp.off) {		/* re-apply whatever is decided now */
-		first = true;
+		first = SAMPLE_RESUMED;
 		adapt_resume(&smp.st);	/* runs and rates from before are stale */
 	}
 	smp.off = false;
-	from = first ? -1 : (int)smp.st.choice;
+	if (first == SAMPLE_DECIDE)
+		from = -1;
+	else if (first == SAMPLE_RESUMED)	/* what is in force now */
+		from = __atomic_load_n(&shim.adapt_choice, __ATOMIC_ACQUIRE);
+	else
+		from = (int)smp.st.choice;
 
 	adapt_snapshot(&smp.snap, seed, smp.prev_bytes);
 	smp.prev_bytes = smp.snap.bytes;
@@ -323,7 +345,7 @@ static void sample_once(bool first, const struct adapt_seed *seed)
 	x.resident = x.status ? 0 : adapt_resident(&smp.snap);
 	x.t_ms = now_ms();
 	v = adapt_step(&smp.st, &x);
-	if (v.switched || first) {
+	if (v.switched || first != SAMPLE_NEXT) {
 		__atomic_store_n(&shim.adapt_choice, (int)v.choice,
 				 __ATOMIC_RELEASE);
 		gen_bump();
@@ -331,7 +353,7 @@ static void sample_once(bool first, const struct adapt_seed *seed)
 	}
 	a = stats_begin();
 	stats_verdict(a, &v, &x);
-	if (v.switched || first)
+	if (from < 0 || (int)v.choice != from)
 		stats_switch(a, from, &v, &ap);
 	stats_end(a);
 	log_verdict(&v, from, &ap);
@@ -373,18 +395,18 @@ static void sleep_ms(unsigned int ms)
  */
 static void *sampler_main(void *arg)
 {
-	bool first = arg != NULL;
+	enum sample_kind k = arg ? SAMPLE_RESUMED : SAMPLE_NEXT;
 
 	shim_busy = 1;		/* nothing here re-enters the shim */
 	prctl(PR_SET_NAME, "advshim", 0, 0, 0);
 	private_fds();
-	if (first)	/* started again: go on from the state */
+	if (k == SAMPLE_RESUMED)	/* started again: go on from the state */
 		adapt_resume(&smp.st);
 	for (;;) {
-		if (!first)
+		if (k == SAMPLE_NEXT)
 			sleep_ms(shim.policy->adaptive.interval_ms);
-		sample_once(first, NULL);
-		first = false;
+		sample_once(k, NULL);
+		k = SAMPLE_NEXT;
 	}
 	return NULL;
 }
@@ -450,7 +472,7 @@ void adapt_first(const struct adapt_seed *seed)
 			return;
 		}
 		adapt_init(&smp.st, &shim.policy->adaptive.params, ADAPT_RANDOM);
-		sample_once(true, seed);
+		sample_once(SAMPLE_DECIDE, seed);
 		__atomic_store_n(&shim.adapt.decided, 1, __ATOMIC_RELEASE);
 		futex(&shim.adapt.decided, FUTEX_WAKE, 0x7fffffff, NULL);
 		launch(false);

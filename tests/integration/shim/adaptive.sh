@@ -289,6 +289,8 @@ print(s["disabled"], s["adaptive"]["state"])' 2>&1)" '^True kill switch on'
 	stop
 	check "kill: the log says on and off" \
 		"$(grep -c 'kill switch .* present: passing advice through' "$tmp/kill.err") $(grep -c 'kill switch .* gone' "$tmp/kill.err")" '^1 1$'
+	check "kill: one first decision, then random -> normal once the file is gone" \
+		"$(grep -c 'adaptive: start -> normal' "$tmp/kill.err") $(grep -c 'adaptive: random -> normal (fits' "$tmp/kill.err")" '^1 1$'
 }
 
 # A fixed rule (random = "normal") while the file is there: passed through.
@@ -395,6 +397,8 @@ test_guarded_fork() {
 	sleep 1
 	check "guarded fork: the child keeps rr (its sampler goes on from the parent's choice)" \
 		"$(rr_of "${child:-0}" "$tmp/big")" '^rr$'
+	check "guarded fork: the child logs no first decision (it changed nothing)" \
+		"$(grep -c "advshim\[${child:-0}\]: adaptive: " "$tmp/gfork.err")" '^0$'
 	setmark 60
 	wait_for "normal in the child once the mark is stale" not_rr "${child:-0}" "$tmp/big" &&
 		ok "guarded fork: a stale mark gives the child normal (fits)"
