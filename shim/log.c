@@ -12,7 +12,8 @@
  * test_subprocess does, in every child) must find only its own, and one
  * that closes or reuses any number must lose nothing to the shim.
  *  - A file target is opened for each line, O_APPEND | O_CLOEXEC, written
- *    once and closed: a line costs an openat and a close more, and lines
+ *    once (after the UTC time: common/utc.c, no libc time zone lock) and
+ *    closed: a line costs an openat and a close more, and lines
  *    are rare below level debug (a file's first rewrite).  The number is
  *    the caller's thread's for the length of the write, as for any libc
  *    call that opens a file; the sampler opens in a table of its own.  A
@@ -41,7 +42,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
+#include "common/utc.h"
 #include "shim/shim.h"
 
 #ifndef SYS_pidfd_open
@@ -170,6 +173,25 @@ void log_set_target(const char *target)
 	lg.target[n] = '\0';
 }
 
+/*
+ * The head of a line into @buf (@len bytes): "advshim[PID]: ", after the
+ * UTC time to the millisecond when the lines go to a file target (stderr
+ * is stamped by whatever reads it: the journal, a container runtime).
+ * Returns its length.
+ */
+static int line_head(char *buf, size_t len)
+{
+	char stamp[UTC_STAMP_LEN];
+	struct timespec ts;
+
+	if (!lg.target[0] || __atomic_load_n(&lg.failed, __ATOMIC_RELAXED) ||
+	    clock_gettime(CLOCK_REALTIME, &ts) ||
+	    utc_stamp(stamp, sizeof(stamp), (int64_t)ts.tv_sec,
+		      (unsigned int)(ts.tv_nsec / 1000000)) < 0)
+		return snprintf(buf, len, "advshim[%d]: ", (int)getpid());
+	return snprintf(buf, len, "%s advshim[%d]: ", stamp, (int)getpid());
+}
+
 /* Where a formatted line goes: the target, or stderr. */
 static void emit(const char *text, size_t n)
 {
@@ -202,7 +224,7 @@ void shim_log(int level, const char *fmt, ...)
 
 	if (level > shim.log_level || level == POLICY_LOG_OFF)
 		goto out;
-	n = snprintf(line, sizeof(line), "advshim[%d]: ", (int)getpid());
+	n = line_head(line, sizeof(line));
 	va_start(ap, fmt);
 	n += vsnprintf(line + n, sizeof(line) - (size_t)n - 1, fmt, ap);
 	va_end(ap);
@@ -219,7 +241,7 @@ out:
 
 void log_flush(void)
 {
-	char note[96];
+	char note[128];
 	unsigned int dropped = waiting.dropped;
 	int saved = errno, n;
 
@@ -228,9 +250,10 @@ void log_flush(void)
 	shim_log_waiting = 0;
 	waiting.dropped = 0;
 	if (dropped) {
-		n = snprintf(note, sizeof(note),
-			     "advshim[%d]: %u lines not logged (over 1 KiB in one call)\n",
-			     (int)getpid(), dropped);
+		n = line_head(note, sizeof(note));
+		n += snprintf(note + n, sizeof(note) - (size_t)n,
+			      "%u lines not logged (over 1 KiB in one call)\n",
+			      dropped);
 		if (n > 0 && (size_t)n < sizeof(note))
 			emit(note, (size_t)n);
 	}

@@ -19,7 +19,8 @@ $(OBJ)/%.o: %.S
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 # The adaptive sampler reads the memory cgroup through common/'s parsers
-# (cgroup, cgroup_read, readbuf, memstat): members of $(COMMON_LIB).
+# (cgroup, cgroup_read, readbuf, memstat, guard) and stamps its log file's
+# lines with common/utc: members of $(COMMON_LIB).
 $(SHIM_LIB): $(SHIM_OBJS) $(POLICY_LIB) $(COMMON_LIB) $(SHIM_MAP)
 	$(CC) $(ALL_LDFLAGS) -shared -Wl,--version-script=$(SHIM_MAP) \
 		-Wl,-z,now -Wl,-z,defs -Wl,--exclude-libs,ALL \

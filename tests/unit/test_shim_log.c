@@ -4,7 +4,8 @@
  * is not written until shim_unlock() (no system call under the lock),
  * then all of them in one piece, in order; lines beyond the thread's
  * 1 KiB are counted and said; errno survives both; a line logged without
- * the lock is written at once.  The log target is a file in the test's
+ * the lock is written at once; lines to a file start with the UTC time,
+ * lines to stderr do not.  The log target is a file in the test's
  * directory (log_set_target, as the policy's log.target would set it).
  */
 #include <criterion/criterion.h>
@@ -12,8 +13,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "common/utc.h"
 #include "tests/unit/shim_unit.h"
 
 static char target[128];
@@ -41,6 +45,38 @@ static const char *target_text(char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * Check that every line of @s starts with a UTC stamp of the last minute
+ * and a space ("2026-12-07T18:21:38.123Z "), and take the stamps out, in
+ * place.  Returns @s.
+ */
+static char *unstamped(char *s)
+{
+	char *line = s, *out = s, now_s[UTC_STAMP_LEN], then_s[UTC_STAMP_LEN];
+	time_t now = time(NULL);
+	const size_t n = UTC_STAMP_LEN;	/* the stamp's length and a space */
+
+	utc_stamp(now_s, sizeof(now_s), (int64_t)now, 999);
+	utc_stamp(then_s, sizeof(then_s), (int64_t)now - 60, 0);
+	while (*line) {
+		char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+
+		cr_assert_geq(len, n, "line without a stamp: %s", line);
+		cr_assert_eq(line[n - 1], ' ', "no stamp: %s", line);
+		cr_assert_eq(line[n - 2], 'Z', "no stamp: %s", line);
+		cr_assert(strncmp(line, then_s, n - 1) >= 0 &&
+			  strncmp(line, now_s, n - 1) <= 0,
+			  "stamp not within the last minute (%s .. %s): %s",
+			  then_s, now_s, line);
+		memmove(out, line + n, len - n);
+		out += len - n;
+		line += len;
+	}
+	*out = '\0';
+	return s;
+}
+
 static int count_lines(const char *s)
 {
 	int n = 0;
@@ -56,7 +92,7 @@ Test(log, without_the_lock_a_line_is_written_at_once)
 
 	shim_log(POLICY_LOG_WARN, "plain %d", 1);
 	snprintf(want, sizeof(want), "advshim[%d]: plain 1\n", (int)getpid());
-	cr_assert_str_eq(target_text(buf, sizeof(buf)), want);
+	cr_assert_str_eq(unstamped((char *)target_text(buf, sizeof(buf))), want);
 }
 
 Test(log, under_the_lock_lines_wait_for_the_unlock)
@@ -76,7 +112,7 @@ Test(log, under_the_lock_lines_wait_for_the_unlock)
 	cr_expect_eq(errno, EXDEV, "the flush changed errno");
 	snprintf(want, sizeof(want), "advshim[%d]: first 1\nadvshim[%d]: second 2\n",
 		 pid, pid);
-	cr_assert_str_eq(target_text(buf, sizeof(buf)), want);
+	cr_assert_str_eq(unstamped((char *)target_text(buf, sizeof(buf))), want);
 	cr_assert_eq(shim_log_waiting, 0u);
 }
 
@@ -105,7 +141,7 @@ Test(log, lines_over_a_kib_are_counted_and_said)
 	for (i = 0; i < 20; i++)
 		shim_log(POLICY_LOG_WARN, "%02d %s", i, pad);
 	shim_unlock();
-	target_text(buf, sizeof(buf));
+	unstamped((char *)target_text(buf, sizeof(buf)));
 	kept = count_lines(buf) - 1;
 	cr_assert_gt(kept, 0);
 	cr_assert_lt(kept, 20, "1 KiB held all 20 lines of ~120 bytes");
@@ -119,4 +155,28 @@ Test(log, lines_over_a_kib_are_counted_and_said)
 		snprintf(want, sizeof(want), "]: %02d x", i);
 		cr_assert_not_null(strstr(buf, want), "line %d missing", i);
 	}
+}
+
+/* Lines to stderr are not stamped: the journal or the runtime does that. */
+Test(log, lines_to_stderr_carry_no_stamp)
+{
+	char path[160], buf[128], want[64];
+	int saved = dup(2), fd, n;
+
+	snprintf(path, sizeof(path), "%s/stderr", unit_dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	cr_assert(fd >= 0 && saved >= 0);
+	dup2(fd, 2);
+	log_init();		/* fd 2 is now this file */
+	log_set_target(NULL);
+	shim_log(POLICY_LOG_WARN, "to stderr");
+	dup2(saved, 2);
+	close(saved);
+	close(fd);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	n = (int)read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	snprintf(want, sizeof(want), "advshim[%d]: to stderr\n", (int)getpid());
+	cr_assert_str_eq(buf, want);
 }

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * utc.h - a time as an ISO 8601 UTC timestamp, without the C library's
+ * time zone machinery: glibc's gmtime_r takes the time zone lock, which
+ * libadvshim.so must not wait for (a line logged in a fork child of a
+ * threaded process, or with the application's lock held).  Pure: no
+ * system call, no lock, reentrant.
+ */
+#ifndef ADVSHIM_COMMON_UTC_H
+#define ADVSHIM_COMMON_UTC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* "YYYY-MM-DDTHH:MM:SS.mmmZ" and its NUL. */
+#define UTC_STAMP_LEN	25
+
+/*
+ * utc_stamp - @sec seconds since the epoch (negative: before 1970) and
+ * @ms milliseconds (0-999; more is cut to 999) as "YYYY-MM-DDTHH:MM:SS.mmmZ"
+ * into @buf of @len bytes, proleptic Gregorian calendar.  Returns the
+ * length written (UTC_STAMP_LEN - 1), or -1 with "" in @buf when @len is
+ * shorter than UTC_STAMP_LEN or the year is outside 0-9999.
+ */
+int utc_stamp(char *buf, size_t len, int64_t sec, unsigned int ms);
+
+#endif /* ADVSHIM_COMMON_UTC_H */
