@@ -266,6 +266,29 @@ else
 	bad fadvise "under skip: '$fo', logged $f1"
 fi
 
+# 7a. A file target: the supervisor's lines there start with the UTC time
+# (stderr's do not: the lines of 7 above are checked without one).
+cat >"$T/file.conf" <<EOF
+version = 1;
+log = { level = "info"; target = "$T/sup.log"; };
+rules = ( { name = "all"; match = [ "**" ]; random = "normal"; } );
+EOF
+rm -f "$T/sup.log"
+t0=$(date -u +%s)
+run --seccomp --policy "$T/file.conf" -- "$P" rr "$T/data.bin"
+wait_log "$T/sup.log" "calls trapped"
+t1=$(date -u +%s)
+stamped=$(grep -cE '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z advshim-seccomp(\[[0-9]+\])?: ' "$T/sup.log" 2>/dev/null)
+first=$(date -u -d "$(head -n 1 "$T/sup.log" | cut -c1-19)" +%s 2>/dev/null)
+if [ "$stamped" -ge 2 ] && [ "$stamped" = "$(wc -l <"$T/sup.log")" ] &&
+   [ -n "$first" ] && [ "$first" -ge "$t0" ] && [ "$first" -le "$t1" ] &&
+   grep -q "madvise(0x[0-9a-f]*, [0-9]*, random) $T/data.bin: " "$T/sup.log" &&
+   ! grep -q '^[0-9]' "$T/err"; then
+	ok "file target: each supervisor line starts with the UTC time of the call ($stamped lines)"
+else
+	bad file-target "lines $stamped, first at ${first:-?} ($t0-$t1): $(head -n 3 "$T/sup.log" 2>/dev/null)"
+fi
+
 # 8. Fail open: the filter cannot be installed (the kernel's limit on the
 # total length of stacked filters is reached): one warning, run plain.
 timeout 20 "$P" stack "$A" run --seccomp -- "$P" rr "$T/data.bin" >"$T/out" 2>"$T/err"

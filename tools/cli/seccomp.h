@@ -294,11 +294,12 @@ ssize_t secc_query(pid_t sup, char *buf, size_t size);
 /*
  * secs_serve - answer notifications on @listener until the filter has no
  * user left (POLLHUP) or a fatal error, deciding by @p; log at @level
- * to @log (a stream the caller owns).  Returns 0 (the filter's processes
- * are all gone) or a negative errno.
+ * to @log (a stream the caller owns), each line after the UTC time when
+ * @stamp (a file target: stderr is stamped by whatever reads it).
+ * Returns 0 (the filter's processes are all gone) or a negative errno.
  */
 int secs_serve(int listener, const struct policy *p,
-	       enum policy_log_level level, FILE *log);
+	       enum policy_log_level level, FILE *log, bool stamp);
 
 /* ---- `advshim run --seccomp` (seccomp_run.c) ---- */
 

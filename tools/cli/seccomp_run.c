@@ -100,16 +100,18 @@ static bool own_stderr(void)
 }
 
 /*
- * The supervisor's log stream: the policy's file, else stderr (through
- * send when it is a socket, @sock).
+ * The supervisor's log stream: the policy's file (*@to_file true), else
+ * stderr (through send when it is a socket, @sock).
  */
-static FILE *open_log(const struct policy *p, bool sock)
+static FILE *open_log(const struct policy *p, bool sock, bool *to_file)
 {
 	cookie_io_functions_t io = { .write = sock_write };
 	FILE *f;
 
+	*to_file = false;
 	if (p->log.target && p->log.target[0] == '/') {
 		f = fopen(p->log.target, "ae");
+		*to_file = f != NULL;
 		if (f)
 			return f;
 	}
@@ -134,8 +136,9 @@ static void __attribute__((noreturn)) supervise(int sock, struct policy *p,
 				     SIGTSTP, SIGTTIN, SIGTTOU, SIGPIPE };
 	pid_t self = getpid();
 	int fd, dn, ret;
-	bool sock_log;
+	bool sock_log, to_file;
 	size_t i;
+	FILE *log;
 
 	setsid();
 	prctl(PR_SET_NAME, SECCOMP_SUPERVISOR_COMM, 0, 0, 0);
@@ -166,7 +169,8 @@ static void __attribute__((noreturn)) supervise(int sock, struct policy *p,
 		fd = 3;
 	}
 	syscall(SYS_close_range, 4, ~0U, 0);
-	ret = secs_serve(fd, p, level, open_log(p, sock_log));
+	log = open_log(p, sock_log, &to_file);
+	ret = secs_serve(fd, p, level, log, to_file);
 	if (ret)
 		fprintf(stderr, "advshim-seccomp: supervisor stops: %s; the "
 			"program's madvise(MADV_RANDOM) now fail with ENOSYS\n",

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/utc.h"
 #include "tools/cli/seccomp.h"
 
 #ifndef SECCOMP_USER_NOTIF_FLAG_CONTINUE
@@ -43,6 +44,7 @@ struct sup {
 	struct secd d;
 	enum policy_log_level level;
 	FILE *log;
+	bool stamp;			/* lines after the UTC time */
 	uint64_t logged[LOGGED_SLOTS];
 	uint64_t decide_ns;		/* spent in secd_decide, summed */
 };
@@ -53,6 +55,18 @@ static uint64_t mono_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A line's start: the UTC time to the millisecond, for a file target. */
+static void line_head(const struct sup *s)
+{
+	char stamp[UTC_STAMP_LEN];
+	struct timespec ts;
+
+	if (s->stamp && !clock_gettime(CLOCK_REALTIME, &ts) &&
+	    utc_stamp(stamp, sizeof(stamp), (int64_t)ts.tv_sec,
+		      (unsigned int)(ts.tv_nsec / 1000000)) > 0)
+		fprintf(s->log, "%s ", stamp);
 }
 
 static uint64_t hash_of(pid_t tgid, const char *path)
@@ -107,6 +121,7 @@ static void log_call(struct sup *s, const struct secd_call *c,
 		snprintf(call, sizeof(call), "fadvise64(%d, %lld, %lld, random)",
 			 (int)c->args[0], (long long)c->args[1],
 			 (long long)c->args[2]);
+	line_head(s);
 	fprintf(s->log, "advshim-seccomp[%d]: %s %s: %s (%s%s%s%s%s)\n",
 		(int)r->tgid, call, r->path[0] ? r->path : "-", what,
 		r->rule ? r->rule : "no rule", r->rule ? ": " : "",
@@ -175,6 +190,7 @@ static void log_summary(const struct sup *s)
 
 	if (s->level < POLICY_LOG_INFO)
 		return;
+	line_head(s);
 	fprintf(s->log, "advshim-seccomp: %llu calls trapped: %llu continued, "
 		"%llu dropped, %llu gone before the answer; decided in "
 		"%llu ns per call",
@@ -193,7 +209,7 @@ static void log_summary(const struct sup *s)
 }
 
 int secs_serve(int listener, const struct policy *p,
-	       enum policy_log_level level, FILE *log)
+	       enum policy_log_level level, FILE *log, bool stamp)
 {
 	struct seccomp_notif_sizes sz;
 	struct seccomp_notif_resp *resp;
@@ -226,6 +242,7 @@ int secs_serve(int listener, const struct policy *p,
 	      SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP, 0);
 	s->level = level;
 	s->log = log;
+	s->stamp = stamp;
 	pfd[1].fd = secc_listen();	/* no report without it: no matter */
 	for (;;) {
 		if (poll(pfd, 2, -1) < 0) {
