@@ -83,6 +83,8 @@ static struct {
 	uint64_t prev_bytes;		/* last snapshot's, for its windows */
 	bool unreadable_logged;
 	bool off;			/* the kill switch was applied */
+	bool decided;			/* a first decision was taken (not
+					   held back by the kill switch) */
 } smp;
 
 static uint64_t now_ms(void)
@@ -211,15 +213,23 @@ static void stats_verdict(struct advshim_stats_adapt *a,
 	memcpy(a->files, smp.snap.files, sizeof(a->files));
 }
 
+/* Count what re-advising the ranges asked RANDOM did (@ap). */
+static void stats_applied(struct advshim_stats_adapt *a,
+			  const struct adapt_applied *ap)
+{
+	a->ranges_applied += ap->ranges;
+	a->skipped_mixed += ap->mixed;
+	a->apply_errors += ap->errors;
+}
+
 /*
- * Record a switch and what it did.  @from: the advice in force before it
+ * Record a switch in the history.  @from: the advice in force before it
  * (the sampler's choice, or what was published when a sampler goes on
  * from its state: a fork child's, after a failed start or the kill
  * switch), -1 for the process's first decision.
  */
 static void stats_switch(struct advshim_stats_adapt *a, int from,
-			 const struct adapt_verdict *v,
-			 const struct adapt_applied *ap)
+			 const struct adapt_verdict *v)
 {
 	struct advshim_adapt_switch *h = &a->history[a->history_head %
 						     ADVSHIM_ADAPT_HISTORY];
@@ -231,9 +241,6 @@ static void stats_switch(struct advshim_stats_adapt *a, int from,
 	a->history_head = (a->history_head + 1) % ADVSHIM_ADAPT_HISTORY;
 	if (a->nr_history < ADVSHIM_ADAPT_HISTORY)
 		a->nr_history++;
-	a->ranges_applied += ap->ranges;
-	a->skipped_mixed += ap->mixed;
-	a->apply_errors += ap->errors;
 }
 
 /*
@@ -307,19 +314,21 @@ static void switch_off(void)
 }
 
 /*
- * One sample and its decision.  @first: SAMPLE_DECIDE, the process's first
+ * One sample and its decision.  @kind: SAMPLE_DECIDE, the process's first
  * decision; SAMPLE_RESUMED, the first sample of a sampler that goes on
  * from smp.st (a fork child's, a retry's): in both the choice is published
  * and applied whatever it is.  @seed: see adapt_first.  While the kill
  * switch is on nothing is sampled (switch_off); the first sample after it
- * is gone is a resumed one.
+ * is gone is a resumed one, and the first decision if the switch was on
+ * from the start.
  */
-static void sample_once(enum sample_kind first, const struct adapt_seed *seed)
+static void sample_once(enum sample_kind kind, const struct adapt_seed *seed)
 {
 	struct adapt_sample x = { 0 };
 	struct adapt_applied ap = { 0 };
 	struct advshim_stats_adapt *a;
 	struct adapt_verdict v;
+	bool applied;
 	int from;
 
 	if (kill_check()) {
@@ -327,13 +336,14 @@ static void sample_once(enum sample_kind first, const struct adapt_seed *seed)
 		return;
 	}
 	if (smp.off) {		/* re-apply whatever is decided now */
-		first = SAMPLE_RESUMED;
+		kind = SAMPLE_RESUMED;
 		adapt_resume(&smp.st);	/* runs and rates from before are stale */
 	}
 	smp.off = false;
-	if (first == SAMPLE_DECIDE)
+	/* The first decision, also where the kill switch held it back. */
+	if (kind == SAMPLE_DECIDE || !smp.decided)
 		from = -1;
-	else if (first == SAMPLE_RESUMED)	/* what is in force now */
+	else if (kind == SAMPLE_RESUMED)	/* what is in force now */
 		from = __atomic_load_n(&shim.adapt_choice, __ATOMIC_ACQUIRE);
 	else
 		from = (int)smp.st.choice;
@@ -345,16 +355,20 @@ static void sample_once(enum sample_kind first, const struct adapt_seed *seed)
 	x.resident = x.status ? 0 : adapt_resident(&smp.snap);
 	x.t_ms = now_ms();
 	v = adapt_step(&smp.st, &x);
-	if (v.switched || first != SAMPLE_NEXT) {
+	applied = v.switched || kind != SAMPLE_NEXT;
+	if (applied) {
 		__atomic_store_n(&shim.adapt_choice, (int)v.choice,
 				 __ATOMIC_RELEASE);
 		gen_bump();
 		adapt_apply(v.choice, &ap);
 	}
+	smp.decided = true;
 	a = stats_begin();
 	stats_verdict(a, &v, &x);
+	if (applied)
+		stats_applied(a, &ap);
 	if (from < 0 || (int)v.choice != from)
-		stats_switch(a, from, &v, &ap);
+		stats_switch(a, from, &v);
 	stats_end(a);
 	log_verdict(&v, from, &ap);
 }

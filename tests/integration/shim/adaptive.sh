@@ -118,6 +118,12 @@ is_rr() { [ "$(rr_of "$1" "$2")" = rr ]; }
 not_rr() { [ "$(rr_of "$1" "$2")" = - ]; }
 inspect_has() { "$advshim" inspect "$1" | grep -Eq -- "$2"; }
 # sampled PID: the shim has taken a few samples since the last switch.
+# applied PID: the ranges the shim's sampler has re-advised, from --json.
+applied() {
+	"$advshim" inspect --json "$1" | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["shim"]["adaptive"]["ranges_applied"])'
+}
 sampled() {
 	"$advshim" inspect --json "$1" | python3 -c '
 import json, sys
@@ -198,6 +204,9 @@ test_fork() {
 	child=$(awk '/^child/ { print $2; exit }' "$tmp/fork.out")
 	check "fork: child normal (inherited and re-advised)" "$(rr_of "${child:-0}" "$tmp/big")" '^-$'
 	wait_for "the child's sampler" inspect_has "${child:-0}" 'sampler running'
+	wait_for "the child's first sample" sampled "${child:-0}"
+	check "fork: the child's re-advice is counted (its ranges applied above the parent's)" \
+		"$(( $(applied "${child:-0}" || echo 0) - $(applied "$pid" || echo 0) ))" '^[1-9][0-9]*$'
 	limit $((128 * MIB))
 	wait_for "rr in the parent" is_rr "$pid" "$tmp/big" &&
 		ok "fork: parent switches to random"
@@ -291,6 +300,26 @@ print(s["disabled"], s["adaptive"]["state"])' 2>&1)" '^True kill switch on'
 		"$(grep -c 'kill switch .* present: passing advice through' "$tmp/kill.err") $(grep -c 'kill switch .* gone' "$tmp/kill.err")" '^1 1$'
 	check "kill: one first decision, then random -> normal once the file is gone" \
 		"$(grep -c 'adaptive: start -> normal' "$tmp/kill.err") $(grep -c 'adaptive: random -> normal (fits' "$tmp/kill.err")" '^1 1$'
+}
+
+# The kill switch on from the start holds the first decision back; once
+# the file is gone the sampler takes it, logged and recorded as the first.
+test_kill_at_start() {
+	limit $((256 * MIB))
+	touch "$tmp/disable"
+	extra_env="ADVSHIM_DISABLE_FILE=$tmp/disable"
+	start killstart -- "$bin/adaptprog" -t "$tmp/small" || { extra_env=; return; }
+	extra_env=
+	check "kill at start: rr kept while the file is there" "$(rr_of "$pid" "$tmp/small")" '^rr$'
+	rm -f "$tmp/disable"
+	wait_for "normal once the file is gone" not_rr "$pid" "$tmp/small" &&
+		ok "kill at start: file removed: normal"
+	wait_for "the switch in the history" inspect_has "$pid" 'switch [0-9.]+ s ago: '
+	check "kill at start: inspect's history starts with the first decision" \
+		"$("$advshim" inspect "$pid" | grep 'switch [0-9.]* s ago: ')" 'start -> normal \(fits'
+	stop
+	check "kill at start: logged as the first decision, once" \
+		"$(grep -c 'adaptive: start -> normal (fits' "$tmp/killstart.err") $(grep -c 'adaptive: random -> ' "$tmp/killstart.err")" '^1 0$'
 }
 
 # A fixed rule (random = "normal") while the file is there: passed through.
@@ -416,6 +445,7 @@ test_exec
 test_grow
 test_unreadable
 test_kill
+test_kill_at_start
 test_kill_fixed
 echo "shim adaptive: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
