@@ -28,7 +28,8 @@
  *
  * Never under shim.lock: a write to a full pipe or a slow terminal, an
  * open on a slow file system, would stall every thread waiting for the
- * lock.  A line logged by a holder (shim_log_held) is appended to the
+ * lock (a line's time is read under it: clock_gettime, the vDSO's, or
+ * a system call that never blocks where the clock source has none).  A line logged by a holder (shim_log_held) is appended to the
  * thread's own buffer, and shim_unlock() writes the buffer once the lock
  * is released, all its lines in one write(2).  1 KiB holds the lines of
  * any call below level debug (a file's first rewrite, one a file); a
@@ -177,7 +178,9 @@ void log_set_target(const char *target)
  * The head of a line into @buf (@len bytes): "advshim[PID]: ", after the
  * UTC time to the millisecond when the lines go to a file target (stderr
  * is stamped by whatever reads it: the journal, a container runtime).
- * Returns its length.
+ * Decided when the line is formatted: the lines formatted before a first
+ * failure to open the target go to stderr with their time.  Returns its
+ * length.
  */
 static int line_head(char *buf, size_t len)
 {

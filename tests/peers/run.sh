@@ -192,13 +192,15 @@ for c in plain $configs control; do
 		rc=1
 	fi
 done
+stamp='[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[.][0-9]{3}Z '
 for c in $configs; do
 	case $c in *everything) ;; *) continue ;; esac
 	for part in py sng; do
 		log=$tmp/shim-$c-$part.log
-		procs=$(sed -n 's/^advshim\[\([0-9]*\)\]: active, .*/\1/p' "$log" | sort -u | wc -l)
-		calls=$(grep -c '^advshim\[[0-9]*\]: [a-z_]*advise(' "$log")
-		maps=$(grep -c "^advshim\[[0-9]*\]: mmap $tmp/$c/" "$log")
+		# a file target: every line starts with the UTC time
+		procs=$(sed -En "s/^${stamp}advshim\[([0-9]*)\]: active, .*/\1/p" "$log" | sort -u | wc -l)
+		calls=$(grep -Ec "^${stamp}advshim\[[0-9]*\]: [a-z_]*advise\(" "$log")
+		maps=$(grep -Ec "^${stamp}advshim\[[0-9]*\]: mmap $tmp/$c/" "$log")
 		echo "peers[$c]: $part log: $(wc -l <"$log") lines, $procs processes active, $calls advice calls logged, $maps mappings of the suite's own files"
 		if [ "$procs" -lt 2 ] || [ $((calls + maps)) -lt 1 ]; then
 			echo "peers[$c]: FAILED: the $part log does not show the shim acting in the suite's processes"

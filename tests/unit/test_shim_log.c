@@ -48,16 +48,18 @@ static const char *target_text(char *buf, size_t size)
 /*
  * Check that every line of @s starts with a UTC stamp of the last minute
  * and a space ("2026-12-07T18:21:38.123Z "), and take the stamps out, in
- * place.  Returns @s.
+ * place.  Returns @s.  The clock is CLOCK_REALTIME's, as the shim's (not
+ * time(2)'s, which can trail it by a tick), with a second to spare.
  */
 static char *unstamped(char *s)
 {
 	char *line = s, *out = s, now_s[UTC_STAMP_LEN], then_s[UTC_STAMP_LEN];
-	time_t now = time(NULL);
 	const size_t n = UTC_STAMP_LEN;	/* the stamp's length and a space */
+	struct timespec now;
 
-	utc_stamp(now_s, sizeof(now_s), (int64_t)now, 999);
-	utc_stamp(then_s, sizeof(then_s), (int64_t)now - 60, 0);
+	clock_gettime(CLOCK_REALTIME, &now);
+	utc_stamp(now_s, sizeof(now_s), (int64_t)now.tv_sec + 1, 999);
+	utc_stamp(then_s, sizeof(then_s), (int64_t)now.tv_sec - 60, 0);
 	while (*line) {
 		char *end = strchr(line, '\n');
 		size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
