@@ -7,6 +7,7 @@
  * five-month pattern of March to July and August to December.
  */
 #include <stdio.h>
+#include <time.h>
 
 #include "common/utc.h"
 
@@ -41,4 +42,17 @@ int utc_stamp(char *buf, size_t len, int64_t sec, unsigned int ms)
 			(int)y, mon, day, (int)(sod / 3600),
 			(int)(sod / 60 % 60), (int)(sod % 60),
 			ms > 999 ? 999 : ms);
+}
+
+int utc_stamp_now(char *buf, size_t len)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_REALTIME, &ts)) {
+		if (len)
+			buf[0] = '\0';
+		return -1;
+	}
+	return utc_stamp(buf, len, (int64_t)ts.tv_sec,
+			 (unsigned int)(ts.tv_nsec / 1000000));
 }

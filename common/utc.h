@@ -3,8 +3,9 @@
  * utc.h - a time as an ISO 8601 UTC timestamp, without the C library's
  * time zone machinery: glibc's gmtime_r takes the time zone lock, which
  * libadvshim.so must not wait for (a line logged in a fork child of a
- * threaded process, or with the application's lock held).  Pure: no
- * system call, no lock, reentrant.
+ * threaded process, or with the application's lock held).  No lock,
+ * reentrant; utc_stamp is pure, utc_stamp_now reads CLOCK_REALTIME (the
+ * vDSO's, or a system call that never blocks).
  */
 #ifndef ADVSHIM_COMMON_UTC_H
 #define ADVSHIM_COMMON_UTC_H
@@ -23,5 +24,12 @@
  * shorter than UTC_STAMP_LEN or the year is outside 0-9999.
  */
 int utc_stamp(char *buf, size_t len, int64_t sec, unsigned int ms);
+
+/*
+ * utc_stamp_now - utc_stamp of CLOCK_REALTIME now, to the millisecond.
+ * The same returns; -1 (and "" in @buf) also when the clock cannot be
+ * read.
+ */
+int utc_stamp_now(char *buf, size_t len);
 
 #endif /* ADVSHIM_COMMON_UTC_H */

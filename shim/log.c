@@ -43,7 +43,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "common/utc.h"
 #include "shim/shim.h"
@@ -185,12 +184,9 @@ void log_set_target(const char *target)
 static int line_head(char *buf, size_t len)
 {
 	char stamp[UTC_STAMP_LEN];
-	struct timespec ts;
 
 	if (!lg.target[0] || __atomic_load_n(&lg.failed, __ATOMIC_RELAXED) ||
-	    clock_gettime(CLOCK_REALTIME, &ts) ||
-	    utc_stamp(stamp, sizeof(stamp), (int64_t)ts.tv_sec,
-		      (unsigned int)(ts.tv_nsec / 1000000)) < 0)
+	    utc_stamp_now(stamp, sizeof(stamp)) < 0)
 		return snprintf(buf, len, "advshim[%d]: ", (int)getpid());
 	return snprintf(buf, len, "%s advshim[%d]: ", stamp, (int)getpid());
 }

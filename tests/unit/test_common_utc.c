@@ -4,7 +4,8 @@
  * epoch, the days around it, leap days of the Gregorian rules (2000 a
  * leap year, 1900 and 2100 not), the ends of the range, a sweep of one
  * day a step over four centuries and pseudo-random seconds; short
- * buffers and out-of-range years refused.
+ * buffers and out-of-range years refused; utc_stamp_now between two reads
+ * of the clock.
  */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -85,4 +86,23 @@ Test(utc, the_ends_of_the_range_and_what_is_refused)
 	cr_assert_eq(utc_stamp(buf, sizeof(buf), -62167219201LL, 0), -1);
 	cr_assert_eq(utc_stamp(buf, sizeof(buf) - 1, 0, 0), -1);
 	cr_assert_str_eq(buf, "");
+}
+
+/* Now: the stamp of CLOCK_REALTIME, between the clock read before and after. */
+Test(utc, now_lies_between_two_reads_of_the_clock)
+{
+	char before[UTC_STAMP_LEN], now[UTC_STAMP_LEN], after[UTC_STAMP_LEN];
+	struct timespec t0, t1;
+
+	clock_gettime(CLOCK_REALTIME, &t0);
+	cr_assert_eq(utc_stamp_now(now, sizeof(now)), UTC_STAMP_LEN - 1);
+	clock_gettime(CLOCK_REALTIME, &t1);
+	utc_stamp(before, sizeof(before), (int64_t)t0.tv_sec,
+		  (unsigned int)(t0.tv_nsec / 1000000));
+	utc_stamp(after, sizeof(after), (int64_t)t1.tv_sec,
+		  (unsigned int)(t1.tv_nsec / 1000000));
+	cr_assert(strcmp(before, now) <= 0 && strcmp(now, after) <= 0,
+		  "%s not in %s .. %s", now, before, after);
+	cr_assert_eq(utc_stamp_now(now, UTC_STAMP_LEN - 1), -1);
+	cr_assert_str_eq(now, "");
 }

@@ -61,11 +61,8 @@ static uint64_t mono_ns(void)
 static void line_head(const struct sup *s)
 {
 	char stamp[UTC_STAMP_LEN];
-	struct timespec ts;
 
-	if (s->stamp && !clock_gettime(CLOCK_REALTIME, &ts) &&
-	    utc_stamp(stamp, sizeof(stamp), (int64_t)ts.tv_sec,
-		      (unsigned int)(ts.tv_nsec / 1000000)) > 0)
+	if (s->stamp && utc_stamp_now(stamp, sizeof(stamp)) > 0)
 		fprintf(s->log, "%s ", stamp);
 }
 
