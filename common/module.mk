@@ -1,6 +1,6 @@
 # common/: the one reader of each kernel file advshim parses (lru_gen,
 # memory.stat, io.stat, /proc/PID/io, smaps), residency, whole-file reads,
-# JSON strings and UTC timestamps, shared by the tools and the tests.  Every .c here is
+# JSON strings, UTC timestamps and command-line options, shared by the tools and the tests.  Every .c here is
 # part of the library.
 COMMON_SRCS	:= $(wildcard common/*.c)
 COMMON_OBJS	:= $(COMMON_SRCS:%.c=$(OBJ)/%.o)
@@ -17,6 +17,7 @@ COMMON_TEST_SRCS := tests/unit/test_common_guard.c \
 		    tests/unit/test_common_json.c \
 		    tests/unit/test_common_lrugen.c \
 		    tests/unit/test_common_memstat.c \
+		    tests/unit/test_common_optdoc.c \
 		    tests/unit/test_common_resid.c \
 		    tests/unit/test_common_smaps.c \
 		    tests/unit/test_common_utc.c

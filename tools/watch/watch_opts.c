@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/confcheck.h"
+#include "common/optdoc.h"
 #include "tools/watch/watch_settings.h"
 
 enum {
@@ -62,29 +63,14 @@ static const struct fixed_opt tail_opts[] = {
 
 #define NR(a) (sizeof(a) / sizeof((a)[0]))
 #define NR_FIXED (NR(head_opts) + NR(tail_opts) + 1)	/* + --help */
-#define HELP_COL 27
-#define HELP_WIDTH 79
 
-/* put_opt - one option of --help: "  --name META  help", help wrapped. */
+/* put_opt - one option of --help, as every tool prints them (optdoc.c). */
 static void put_opt(FILE *f, const char *name, const char *metavar,
 		    const char *help)
 {
-	const char *w = help;
-	int col, len;
+	const struct optdoc d = { name, 0, metavar, help };
 
-	col = fprintf(f, "  --%s%s%s", name, metavar ? " " : "",
-		      metavar ? metavar : "");
-	col += fprintf(f, "%*s", col <= HELP_COL - 2 ? HELP_COL - col : 2, "");
-	for (; *w; w += len + (w[len] == ' ')) {
-		len = (int)strcspn(w, " ");
-		if (w != help && col + 1 + len > HELP_WIDTH) {
-			col = fprintf(f, "\n%*s", HELP_COL, "") - 1;
-		} else if (w != help) {
-			col += fprintf(f, " ");
-		}
-		col += fprintf(f, "%.*s", len, w);
-	}
-	fputc('\n', f);
+	optdoc_put(f, &d, false);
 }
 
 static void put_fixed(FILE *f, const struct fixed_opt *o, size_t n)

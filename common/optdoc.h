@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * optdoc.h - a program's options from one table: getopt_long's table,
+ * its short option string and the lines of --help.  An option and its
+ * documentation cannot drift apart, and every tool wraps --help alike.
+ * No allocation, no global state; nothing here prints except
+ * optdoc_put() and optdoc_help().
+ */
+#ifndef ADVSHIM_COMMON_OPTDOC_H
+#define ADVSHIM_COMMON_OPTDOC_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* --help's text starts in this column and wraps before this width. */
+#define OPTDOC_HELP_COL		27
+#define OPTDOC_WIDTH		79
+
+/* The number of options in a table (an array, not a pointer). */
+#define OPTDOC_NR(table)	(sizeof(table) / sizeof((table)[0]))
+
+/* The most options one optdoc_set holds (getopt's terminator apart). */
+#define OPTDOC_MAX		48
+
+/*
+ * One option.  @val is what getopt_long returns for it; an ASCII letter
+ * or digit is also the short option -@val, any other value (1, 2, ...,
+ * or an enum from 256) leaves the option long-only.
+ */
+struct optdoc {
+	const char *name;	/* the long name, without "--" */
+	int val;
+	const char *metavar;	/* the argument in --help; NULL: none taken */
+	const char *help;	/* one line or more, wrapped by optdoc_put */
+};
+
+/* What getopt_long needs for the options added to it so far. */
+struct optdoc_set {
+	struct option lo[OPTDOC_MAX + 1];	/* zero-terminated */
+	char shortopts[2 + 2 * OPTDOC_MAX + 1];
+	size_t nr;
+};
+
+/* optdoc_short - @o's short option character, or 0 when long-only. */
+int optdoc_short(const struct optdoc *o);
+
+/*
+ * optdoc_init - a set whose short option string starts with @prefix (""
+ * or getopt's "+" / "-" / ":"; at most two characters) holding the @n
+ * options of @d (optdoc_add's return).
+ */
+int optdoc_init(struct optdoc_set *s, const char *prefix,
+		const struct optdoc *d, size_t n);
+
+/*
+ * optdoc_add - append the @n options of @d to @s (getopt's table and
+ * short options).  Returns 0, or -1 when @s would hold more than
+ * OPTDOC_MAX (then @s is unchanged: a program's table is too big, which
+ * its own test finds).
+ */
+int optdoc_add(struct optdoc_set *s, const struct optdoc *d, size_t n);
+
+/* optdoc_getopt - getopt_long(3) over @s, no index: its return. */
+int optdoc_getopt(const struct optdoc_set *s, int argc, char **argv);
+
+/*
+ * optdoc_find - the entry of @d (@n of them) whose val is @val, or NULL.
+ */
+const struct optdoc *optdoc_find(const struct optdoc *d, size_t n, int val);
+
+/*
+ * optdoc_put - one option's --help line(s) on @f: "  -c, --name META"
+ * (or "      --name META" when @align_long and the option has no short
+ * form, "  --name META" otherwise), then @o->help from column
+ * OPTDOC_HELP_COL, wrapped at spaces before OPTDOC_WIDTH (a word longer
+ * than the line stays whole).  @o->val 0 counts as long-only.
+ */
+void optdoc_put(FILE *f, const struct optdoc *o, bool align_long);
+
+/*
+ * optdoc_help - --help, or a part of it: @head as it is (NULL: nothing),
+ * optdoc_put() of each of the @n options of @d (long-only ones aligned
+ * under the long names), then @tail as it is (NULL: nothing).
+ */
+void optdoc_help(FILE *f, const char *head, const struct optdoc *d, size_t n,
+		 const char *tail);
+
+#endif /* ADVSHIM_COMMON_OPTDOC_H */
