@@ -12,28 +12,42 @@
 #include <unistd.h>
 
 #include "common/confcheck.h"
+#include "common/optdoc.h"
 #include "tools/ab/exp.h"
 #include "tools/ab/run.h"
 
-static const char usage_text[] =
+static const char usage_head[] =
 "usage: advshim-ab [run] [options] [EXPERIMENT]   run (default: built-in experiment)\n"
 "       advshim-ab check EXPERIMENT               validate and list the arms\n"
 "       advshim-ab report [--no-plot] DIR         re-render tables and plot from DIR\n"
 "       advshim-ab --print-default                print the built-in experiment\n"
-"run options:\n"
-"  -o, --out DIR          results directory (default /var/tmp/advshim-ab/results-TIME)\n"
-"  -a, --arms A,B         run only these arms\n"
-"  -d, --duration SEC     override duration_s\n"
-"  -D, --dir DIR          override the experiment's dir (${DIR})\n"
-"  -B, --build DIR        ${BUILD} (default: the directory of advshim-ab)\n"
-"      --shim PATH        libadvshim.so (default ${BUILD}/libadvshim.so,\n"
-"                         else the installed one)\n"
-"      --cgroup-root DIR  cgroup mount (default /sys/fs/cgroup)\n"
-"      --cgroup-parent P  create memcgs under this relative path\n"
-"  -q, --quiet            no timeline rows, summary only\n"
-"      --no-plot          write plot.gp but do not run gnuplot\n"
-"  -h, --help             this text\n"
+"run options:\n";
+
+static const char usage_tail[] =
 "Needs root and a memory controller (cgroup v2, or v1 memory).  See advshim-ab(1).\n";
+
+enum { O_SHIM = 256, O_CGROOT, O_CGPARENT, O_NO_PLOT };
+
+static const struct optdoc run_opts[] = {
+	{ "out", 'o', "DIR",
+	  "results directory (default /var/tmp/advshim-ab/results-TIME)" },
+	{ "arms", 'a', "A,B", "run only these arms" },
+	{ "duration", 'd', "SEC", "override duration_s" },
+	{ "dir", 'D', "DIR", "override the experiment's dir (${DIR})" },
+	{ "build", 'B', "DIR", "${BUILD} (default: the directory of advshim-ab)" },
+	{ "shim", O_SHIM, "PATH",
+	  "libadvshim.so (default ${BUILD}/libadvshim.so, else the installed one)" },
+	{ "cgroup-root", O_CGROOT, "DIR", "cgroup mount (default /sys/fs/cgroup)" },
+	{ "cgroup-parent", O_CGPARENT, "P", "create memcgs under this relative path" },
+	{ "quiet", 'q', NULL, "no timeline rows, summary only" },
+	{ "no-plot", O_NO_PLOT, NULL, "write plot.gp but do not run gnuplot" },
+	{ "help", 'h', NULL, "this text" },
+};
+
+static void usage(FILE *f)
+{
+	optdoc_help(f, usage_head, run_opts, OPTDOC_NR(run_opts), usage_tail);
+}
 
 /* print_error - @err as FILE:LINE: message on stderr; returns 2 (usage). */
 static int print_error(const struct exp_error *err)
@@ -157,12 +171,12 @@ static int take_run_opt(int c, char *arg, struct ab_opts *o)
 		o->dir = arg;
 		return 0;
 	case 'B': o->build = arg; return 0;
-	case 1: o->shim = arg; return 0;
-	case 2: o->cgroot = arg; return 0;
-	case 3: o->cgparent = arg; return 0;
-	case 4: o->no_plot = true; return 0;
+	case O_SHIM: o->shim = arg; return 0;
+	case O_CGROOT: o->cgroot = arg; return 0;
+	case O_CGPARENT: o->cgparent = arg; return 0;
+	case O_NO_PLOT: o->no_plot = true; return 0;
 	case 'q': o->quiet = true; return 0;
-	case 'h': fputs(usage_text, stdout); return -1;
+	case 'h': usage(stdout); return -1;
 	default: fputs("advshim-ab: see --help\n", stderr); return 2;
 	}
 }
@@ -170,23 +184,11 @@ static int take_run_opt(int c, char *arg, struct ab_opts *o)
 /* Run options into @o; 0, -1 (help shown) or 2 after a message. */
 static int parse_run_opts(int argc, char **argv, struct ab_opts *o)
 {
-	static const struct option opts[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "arms", required_argument, NULL, 'a' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "dir", required_argument, NULL, 'D' },
-		{ "build", required_argument, NULL, 'B' },
-		{ "shim", required_argument, NULL, 1 },
-		{ "cgroup-root", required_argument, NULL, 2 },
-		{ "cgroup-parent", required_argument, NULL, 3 },
-		{ "no-plot", no_argument, NULL, 4 },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct optdoc_set set;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "o:a:d:D:B:qh", opts, NULL)) != -1)
+	optdoc_init(&set, "", run_opts, OPTDOC_NR(run_opts));
+	while ((c = optdoc_getopt(&set, argc, argv)) != -1)
 		if ((ret = take_run_opt(c, optarg, o)))
 			return ret;
 	if (optind < argc - 1) {
@@ -259,7 +261,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs(usage_text, stdout);
+		usage(stdout);
 		return 0;
 	}
 	if (argc >= 2 && !strcmp(argv[1], "check")) {

@@ -15,24 +15,46 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/optdoc.h"
 #include "common/readfile.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/doctor.h"
 
 #define DEFAULT_SAMPLE_MS	3000
+#define STR(x)			STR_(x)
+#define STR_(x)			#x
 #define MAX_ARGS		256
+
+static const char usage_head[] =
+"usage: advshim doctor [--json] [--pid PID]... [--cgroup PATH]...\n"
+"                      [--sample-ms MS] [--root DIR]\n"
+"  Is this host hit by the MGLRU stall of MADV_RANDOM page cache, where,\n"
+"  and what to run: the kernel and lru_gen state, every process with\n"
+"  rr/sr file mappings (or the shim loaded), its memcg's fit, the stall\n"
+"  signature now, a verdict and the remedy per process.  Read-only.\n";
+
+static const char usage_tail[] =
+"Exit: 0 not affected or covered, 1 affected and not covered, 2 error.\n"
+"See advshim(1).\n";
+
+static const struct optdoc doctor_opts[] = {
+	{ "json", 'j', NULL, "one JSON object for the host (schema in doctor.md)" },
+	{ "pid", 'p', "PID",
+	  "only this process (repeatable), reported even without rr mappings" },
+	{ "cgroup", 'g', "PATH",
+	  "only processes in this memcg or below it (repeatable; a path below "
+	  "the hierarchy's root); the memcg is sampled even when empty" },
+	{ "sample-ms", 's', "MS",
+	  "sample the stall signature over MS, 0-600000 (default "
+	  STR(DEFAULT_SAMPLE_MS) "; 0: skip)" },
+	{ "root", 'r', "DIR", "read every file below DIR instead of / (tests)" },
+	{ "help", 'h', NULL, "this text" },
+};
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: advshim doctor [--json] [--pid PID]... [--cgroup PATH]...\n"
-		"                      [--sample-ms MS] [--root DIR]\n"
-		"  Is this host hit by the MGLRU stall of MADV_RANDOM page cache, where,\n"
-		"  and what to run: the kernel and lru_gen state, every process with\n"
-		"  rr/sr file mappings (or the shim loaded), its memcg's fit, the stall\n"
-		"  signature sampled over MS (default %d; 0: skip), a verdict and the\n"
-		"  remedy per process.  --root reads every file below DIR (tests).\n"
-		"  Exit: 0 not affected or covered, 1 affected and not covered, 2 error.\n"
-		"  See advshim(1).\n", DEFAULT_SAMPLE_MS);
+	optdoc_help(f, usage_head, doctor_opts, OPTDOC_NR(doctor_opts),
+		    usage_tail);
 }
 
 /* A decimal in [lo, hi] into *out; 0, or -1 after a message. */
@@ -81,19 +103,12 @@ static int add_arg(struct doctor *d, struct args *a, int c, const char *v)
 /* 0, -1 after --help, or EXIT_USAGE after a message. */
 static int parse_args(int argc, char **argv, struct doctor *d, struct args *a)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "cgroup", required_argument, NULL, 'g' },
-		{ "sample-ms", required_argument, NULL, 's' },
-		{ "root", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct optdoc_set set;
 	long n;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "jp:g:s:r:h", opts, NULL)) != -1) {
+	optdoc_init(&set, "", doctor_opts, OPTDOC_NR(doctor_opts));
+	while ((c = optdoc_getopt(&set, argc, argv)) != -1) {
 		switch (c) {
 		case 'j':
 			d->json = true;

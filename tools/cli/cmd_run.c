@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/optdoc.h"
 #include "policy/policy.h"
 #include "tools/cli/cli.h"
 #include "tools/cli/seccomp.h"
@@ -135,24 +136,41 @@ static int run_seccomp(const char *config, const char *log, bool verbose,
 	return seccomp_run_exec(argv, p, level, verbose);
 }
 
+static const char usage_head[] =
+"usage: advshim run [-c|--policy FILE] [-l LEVEL] [--seccomp [--verbose]] -- CMD [ARGS...]\n"
+"  Run CMD with libadvshim.so preloaded, or under --seccomp.\n";
+
+enum { O_POLICY = 256 };
+
+static const struct optdoc run_opts[] = {
+	{ "config", 'c', "FILE",
+	  "the policy, exported as ADVSHIM_CONFIG (default /etc/advshim.conf "
+	  "if it exists, else the embedded one)" },
+	{ "policy", O_POLICY, "FILE", "the same as --config" },
+	{ "log", 'l', "LEVEL",
+	  "ADVSHIM_LOG: off, warn, info or debug (with --seccomp the "
+	  "supervisor's, default the policy's log.level)" },
+	{ "seccomp", 's', NULL,
+	  "no preload: a seccomp filter hands MADV_RANDOM to a supervisor that "
+	  "answers by the same policy (static and Go programs)" },
+	{ "verbose", 'v', NULL,
+	  "with --seccomp: say that no_new_privs is set and which pid "
+	  "supervises" },
+	{ "help", 'h', NULL, "this text" },
+};
+
 int cmd_run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "policy", required_argument, NULL, 'c' },
-		{ "seccomp", no_argument, NULL, 's' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "log", required_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct optdoc_set set;
 	const char *config = NULL, *log = NULL, *lib;
 	bool seccomp = false, verbose = false;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+c:l:svh", opts, NULL)) != -1) {
+	optdoc_init(&set, "+", run_opts, OPTDOC_NR(run_opts));
+	while ((c = optdoc_getopt(&set, argc, argv)) != -1) {
 		switch (c) {
 		case 'c':
+		case O_POLICY:
 			config = optarg;
 			break;
 		case 'l':
@@ -165,8 +183,8 @@ int cmd_run(int argc, char **argv)
 			verbose = true;
 			break;
 		case 'h':
-			printf("usage: advshim run [-c|--policy FILE] [-l LEVEL] "
-			       "[--seccomp [--verbose]] -- CMD [ARGS...]\n");
+			optdoc_help(stdout, usage_head, run_opts,
+				    OPTDOC_NR(run_opts), NULL);
 			return 0;
 		default:
 			return EXIT_USAGE;

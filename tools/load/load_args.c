@@ -10,42 +10,66 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/optdoc.h"
 #include "tools/load/load.h"
 
-static const char usage_text[] =
+static const char usage_head[] =
 "usage: advshim-load random [options] FILE\n"
 "       advshim-load stream [options] FILE\n"
 "\n"
 "random: THREADS threads of one process map FILE, apply ADVICE with\n"
 "posix_madvise (like Lucene) and run queries of K dependent reads of one\n"
-"record at zipf(THETA)-distributed record offsets.\n"
-"  -t, --threads N         reader threads (default 4)\n"
-"  -k, --reads K           dependent reads per query (default 16)\n"
-"  -r, --record SIZE       bytes touched per read (default 4k)\n"
-"  -z, --theta T           zipf exponent, >= 0 (default 0.8; 0 = uniform)\n"
-"  -a, --advice A          random|normal|sequential|none (default random)\n"
-"  -i, --interval-ms MS    report interval (default 1000)\n"
-"  -d, --duration SEC      run time in seconds (default 0: until a signal)\n"
-"      --no-shuffle        hot records at the start of the file\n"
-"      --switch-advice-at S=A  posix_madvise(A) on the whole mapping at S\n"
-"                          seconds (repeatable, in time order; a '# switch'\n"
-"                          line marks it)\n"
-"stream: read FILE sequentially LOOPS times.\n"
-"  -v, --via mmap|read     through a normal mmap (default) or read(2)\n"
-"  -l, --loops N           passes over the file (default 1)\n"
-"  -D, --delay-ms MS       wait before the first pass (default 0)\n"
-"  -b, --block SIZE        read(2) size (default 1M)\n"
-"      --noreuse           posix_fadvise(NOREUSE) on the file first\n"
-"      --drop-behind SIZE|pass  posix_fadvise(DONTNEED) on what was read,\n"
-"                          every SIZE bytes (--via read) or after each pass\n"
-"both:\n"
-"  -s, --size SIZE         create FILE with SIZE random bytes if missing;\n"
-"                          an existing FILE must have this size\n"
-"  -S, --seed N            random seed (default 1)\n"
-"  -j, --json              JSON lines instead of TSV\n"
-"  -h, --help              this text\n"
+"record at zipf(THETA)-distributed record offsets.\n";
+
+static const char usage_tail[] =
 "SIZE takes k, M, G, T suffixes (powers of 1024).  SIGINT/SIGTERM print\n"
 "the summary and exit 0.\n";
+
+enum { O_NO_SHUFFLE = 256, O_SWITCH, O_NOREUSE, O_DROP };
+
+static const struct optdoc random_opts[] = {
+	{ "threads", 't', "N", "reader threads (default 4)" },
+	{ "reads", 'k', "K", "dependent reads per query (default 16)" },
+	{ "record", 'r', "SIZE", "bytes touched per read (default 4k)" },
+	{ "theta", 'z', "T", "zipf exponent, >= 0 (default 0.8; 0 = uniform)" },
+	{ "advice", 'a', "A",
+	  "random|normal|sequential|none (default random)" },
+	{ "interval-ms", 'i', "MS", "report interval (default 1000)" },
+	{ "duration", 'd', "SEC",
+	  "run time in seconds (default 0: until a signal)" },
+	{ "no-shuffle", O_NO_SHUFFLE, NULL, "hot records at the start of the file" },
+	{ "switch-advice-at", O_SWITCH, "S=A",
+	  "posix_madvise(A) on the whole mapping at S seconds (repeatable, "
+	  "in time order; a '# switch' line marks it)" },
+};
+
+static const struct optdoc stream_opts[] = {
+	{ "via", 'v', "mmap|read", "through a normal mmap (default) or read(2)" },
+	{ "loops", 'l', "N", "passes over the file (default 1)" },
+	{ "delay-ms", 'D', "MS", "wait before the first pass (default 0)" },
+	{ "block", 'b', "SIZE", "read(2) size (default 1M)" },
+	{ "noreuse", O_NOREUSE, NULL, "posix_fadvise(NOREUSE) on the file first" },
+	{ "drop-behind", O_DROP, "SIZE|pass",
+	  "posix_fadvise(DONTNEED) on what was read, every SIZE bytes "
+	  "(--via read) or after each pass" },
+};
+
+static const struct optdoc both_opts[] = {
+	{ "size", 's', "SIZE",
+	  "create FILE with SIZE random bytes if missing; an existing FILE "
+	  "must have this size" },
+	{ "seed", 'S', "N", "random seed (default 1)" },
+	{ "json", 'j', NULL, "JSON lines instead of TSV" },
+	{ "help", 'h', NULL, "this text" },
+};
+
+static void usage(FILE *f)
+{
+	optdoc_help(f, usage_head, random_opts, OPTDOC_NR(random_opts), NULL);
+	optdoc_help(f, "stream: read FILE sequentially LOOPS times.\n",
+		    stream_opts, OPTDOC_NR(stream_opts), "both:\n");
+	optdoc_help(f, NULL, both_opts, OPTDOC_NR(both_opts), usage_tail);
+}
 
 int parse_size(const char *s, uint64_t *out)
 {
@@ -175,20 +199,16 @@ static void set_defaults(struct load_opts *o)
 }
 
 /* Options that make sense in one mode only are refused in the other. */
-static int check_mode(const struct load_opts *o, int c, const struct option *opts)
+static int check_mode(const struct load_opts *o, int c)
 {
-	static const char random_only[] = "tkrzaid\x01\x02";
-	static const char stream_only[] = "vlDb\x03\x04";
-	const char *list = o->mode == LOAD_RANDOM ? stream_only : random_only;
-	const char *name = "?";
+	const struct optdoc *other = o->mode == LOAD_RANDOM ?
+		optdoc_find(stream_opts, OPTDOC_NR(stream_opts), c) :
+		optdoc_find(random_opts, OPTDOC_NR(random_opts), c);
 
-	if (!c || !strchr(list, c))
+	if (!other)
 		return 0;
-	for (; opts->name; opts++)
-		if (opts->val == c)
-			name = opts->name;
 	fprintf(stderr, "advshim-load: option --%s is not valid in %s mode\n",
-		name, o->mode == LOAD_RANDOM ? "random" : "stream");
+		other->name, o->mode == LOAD_RANDOM ? "random" : "stream");
 	return -1;
 }
 
@@ -238,10 +258,10 @@ static int parse_one(struct load_opts *o, int c, const char *arg)
 	case 'a': return parse_advice(arg, &o->advice);
 	case 'i': return parse_uint("--interval-ms", arg, 10, 3600000, &o->interval_ms);
 	case 'd': return parse_double("--duration", arg, &o->duration_s);
-	case 1: o->shuffle = false; return 0;
-	case 2: return parse_switch(o, arg);
-	case 3: o->noreuse = true; return 0;
-	case 4: return parse_drop(o, arg);
+	case O_NO_SHUFFLE: o->shuffle = false; return 0;
+	case O_SWITCH: return parse_switch(o, arg);
+	case O_NOREUSE: o->noreuse = true; return 0;
+	case O_DROP: return parse_drop(o, arg);
 	case 'v':
 		if (!strcmp(arg, "mmap"))
 			o->via = VIA_MMAP;
@@ -272,12 +292,12 @@ static int parse_mode(int argc, char **argv, struct load_opts *o)
 	const char *mode;
 
 	if (argc < 2) {
-		fputs(usage_text, stderr);
+		usage(stderr);
 		return -1;
 	}
 	mode = argv[1];
 	if (!strcmp(mode, "-h") || !strcmp(mode, "--help")) {
-		fputs(usage_text, stdout);
+		usage(stdout);
 		return 1;
 	}
 	if (!strcmp(mode, "random")) {
@@ -292,48 +312,35 @@ static int parse_mode(int argc, char **argv, struct load_opts *o)
 	return 0;
 }
 
+/* getopt's table of every mode's options (refused per mode by check_mode). */
+static void build_opts(struct optdoc_set *set)
+{
+	optdoc_init(set, "+", random_opts, OPTDOC_NR(random_opts));
+	optdoc_add(set, stream_opts, OPTDOC_NR(stream_opts));
+	optdoc_add(set, both_opts, OPTDOC_NR(both_opts));
+}
+
 int load_parse_args(int argc, char **argv, struct load_opts *o)
 {
-	static const struct option opts[] = {
-		{ "threads", required_argument, NULL, 't' },
-		{ "reads", required_argument, NULL, 'k' },
-		{ "record", required_argument, NULL, 'r' },
-		{ "theta", required_argument, NULL, 'z' },
-		{ "advice", required_argument, NULL, 'a' },
-		{ "interval-ms", required_argument, NULL, 'i' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "no-shuffle", no_argument, NULL, 1 },
-		{ "switch-advice-at", required_argument, NULL, 2 },
-		{ "noreuse", no_argument, NULL, 3 },
-		{ "drop-behind", required_argument, NULL, 4 },
-		{ "via", required_argument, NULL, 'v' },
-		{ "loops", required_argument, NULL, 'l' },
-		{ "delay-ms", required_argument, NULL, 'D' },
-		{ "block", required_argument, NULL, 'b' },
-		{ "size", required_argument, NULL, 's' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct optdoc_set set;
 	int c, ret;
 
+	build_opts(&set);
 	set_defaults(o);
 	ret = parse_mode(argc, argv, o);
 	if (ret)
 		return ret;
 	optind = 2;
-	while ((c = getopt_long(argc, argv, "+t:k:r:z:a:i:d:v:l:D:b:s:S:jh",
-				opts, NULL)) != -1) {
+	while ((c = optdoc_getopt(&set, argc, argv)) != -1) {
 		if (c == 'h') {
-			fputs(usage_text, stdout);
+			usage(stdout);
 			return 1;
 		}
 		if (c == '?') {
 			fputs("advshim-load: see --help\n", stderr);
 			return -1;
 		}
-		if (check_mode(o, c, opts) || parse_one(o, c, optarg))
+		if (check_mode(o, c) || parse_one(o, c, optarg))
 			return -1;
 	}
 	if (optind != argc - 1) {

@@ -1,11 +1,12 @@
 # tools/load: advshim-load, the Lucene/HNSW-like workload generator.
-# Depends on libc and pthreads only (it runs inside the lab's busybox VM).
+# Depends on libc and pthreads only (it runs inside the lab's busybox VM);
+# common/optdoc.c comes in from the static $(COMMON_LIB).
 LOAD_SRCS	:= $(wildcard tools/load/*.c)
 LOAD_OBJS	:= $(LOAD_SRCS:%.c=$(OBJ)/%.o)
 LOAD_LIB_OBJS	:= $(filter-out $(OBJ)/tools/load/main.o,$(LOAD_OBJS))
 TARGETS		+= $(LOAD_BIN)
 
-$(LOAD_BIN): $(LOAD_OBJS)
+$(LOAD_BIN): $(LOAD_OBJS) $(COMMON_LIB)
 	$(CC) $(ALL_LDFLAGS) -pthread -o $@ $^ -lm
 
 $(OBJ)/tools/load/%.o: EXTRA_CFLAGS += -pthread
@@ -14,7 +15,7 @@ $(OBJ)/tools/load/%.o: EXTRA_CFLAGS += -pthread
 LOAD_TEST_SRCS	:= tests/unit/test_load_hist.c tests/unit/test_load_zipf.c
 LOAD_UNIT	:= $(BUILD)/tests/test_load
 TARGETS		+= $(LOAD_UNIT)
-$(LOAD_UNIT): $(LOAD_TEST_SRCS:%.c=$(OBJ)/%.o) $(LOAD_LIB_OBJS)
+$(LOAD_UNIT): $(LOAD_TEST_SRCS:%.c=$(OBJ)/%.o) $(LOAD_LIB_OBJS) $(COMMON_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -pthread -o $@ $^ $(CRITERION_LIBS) -lm
 
