@@ -123,23 +123,39 @@ enum secd_answer {
 	SECD_DROP,		/* return 0: the mapping keeps its advice */
 };
 
-/* Why (the log's and the counters' words). */
+/*
+ * Why, as X(SECD_W_ suffix, the log's and the counters' words): the enum
+ * and the names come from this one list.
+ *   NOPROC        the process is not selected by `processes`
+ *   NORULE        no rule matches: pass through
+ *   KEEP, SKIP    the rule keeps RANDOM; the rule skips the call
+ *   NORMAL        rewrite to normal (= the advice left)
+ *   OTHER         rewrite to advice only the program can issue: kept
+ *   ADAPT_*       adaptive: random / normal now
+ *   MIXED         the range spans mappings decided apart
+ *   KERNEL        unaligned, unmapped, len 0: the kernel's own answer
+ *                 (EINVAL, ENOMEM, 0)
+ *   LOOKUP        the target could not be read: continue
+ */
+#define SECD_WHYS(X)							\
+	X(NOPROC, "process not selected")				\
+	X(NORULE, "no rule")						\
+	X(KEEP, "keep")							\
+	X(SKIP, "skip")							\
+	X(NORMAL, "rewrite to normal")					\
+	X(OTHER, "rewrite only the program can issue: kept")		\
+	X(ADAPT_RANDOM, "adaptive, random")				\
+	X(ADAPT_NORMAL, "adaptive, normal")				\
+	X(MIXED, "mappings decided apart: kept")			\
+	X(KERNEL, "the kernel's own answer")				\
+	X(LOOKUP, "target unreadable: kept")
+
+#define SECD_WHY_ENUM(suffix, name)	SECD_W_##suffix,
 enum secd_why {
-	SECD_W_NOPROC,		/* process not selected by `processes` */
-	SECD_W_NORULE,		/* no rule matches: pass through */
-	SECD_W_KEEP,		/* the rule keeps RANDOM */
-	SECD_W_SKIP,		/* the rule skips the call */
-	SECD_W_NORMAL,		/* rewrite to normal (= the advice left) */
-	SECD_W_OTHER,		/* rewrite to advice only the program can
-				   issue: kept */
-	SECD_W_ADAPT_RANDOM,	/* adaptive: random now */
-	SECD_W_ADAPT_NORMAL,	/* adaptive: normal now */
-	SECD_W_MIXED,		/* the range spans mappings decided apart */
-	SECD_W_KERNEL,		/* unaligned, unmapped, len 0: the kernel's
-				   own answer (EINVAL, ENOMEM, 0) */
-	SECD_W_LOOKUP,		/* the target could not be read: continue */
+	SECD_WHYS(SECD_WHY_ENUM)
 	SECD_W_NR,
 };
+#undef SECD_WHY_ENUM
 
 /* secd_why_name - "no rule", "keep", ... ("?" out of range). */
 const char *secd_why_name(enum secd_why w);

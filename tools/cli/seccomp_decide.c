@@ -34,19 +34,9 @@
 #define PIDFD_THREAD	O_EXCL		/* linux/pidfd.h, 6.9 */
 #endif
 
-static const char *const why_names[SECD_W_NR] = {
-	[SECD_W_NOPROC] = "process not selected",
-	[SECD_W_NORULE] = "no rule",
-	[SECD_W_KEEP] = "keep",
-	[SECD_W_SKIP] = "skip",
-	[SECD_W_NORMAL] = "rewrite to normal",
-	[SECD_W_OTHER] = "rewrite only the program can issue: kept",
-	[SECD_W_ADAPT_RANDOM] = "adaptive, random",
-	[SECD_W_ADAPT_NORMAL] = "adaptive, normal",
-	[SECD_W_MIXED] = "mappings decided apart: kept",
-	[SECD_W_KERNEL] = "the kernel's own answer",
-	[SECD_W_LOOKUP] = "target unreadable: kept",
-};
+#define SECD_WHY_NAME(suffix, name)	[SECD_W_##suffix] = name,
+static const char *const why_names[SECD_W_NR] = { SECD_WHYS(SECD_WHY_NAME) };
+#undef SECD_WHY_NAME
 
 const char *secd_why_name(enum secd_why w)
 {
