@@ -12,21 +12,26 @@
 
 #include "policy/policy.h"
 
-static const char *const kind_names[ADV_NR_KINDS] = {
-	[ADV_NORMAL] = "normal",
-	[ADV_RANDOM] = "random",
-	[ADV_SEQUENTIAL] = "sequential",
-	[ADV_WILLNEED] = "willneed",
-	[ADV_DONTNEED] = "dontneed",
-	[ADV_NOREUSE] = "noreuse",
-	[ADV_OTHER] = "others",
+/* Each kind's name and its value per family; -1: the family has none. */
+static const struct {
+	const char *name;
+	int madv;
+	int fadv;
+} kinds[ADV_NR_KINDS] = {
+	[ADV_NORMAL] = { "normal", MADV_NORMAL, POSIX_FADV_NORMAL },
+	[ADV_RANDOM] = { "random", MADV_RANDOM, POSIX_FADV_RANDOM },
+	[ADV_SEQUENTIAL] = { "sequential", MADV_SEQUENTIAL, POSIX_FADV_SEQUENTIAL },
+	[ADV_WILLNEED] = { "willneed", MADV_WILLNEED, POSIX_FADV_WILLNEED },
+	[ADV_DONTNEED] = { "dontneed", MADV_DONTNEED, POSIX_FADV_DONTNEED },
+	[ADV_NOREUSE] = { "noreuse", -1, POSIX_FADV_NOREUSE },
+	[ADV_OTHER] = { "others", -1, -1 },
 };
 
 const char *adv_kind_name(enum adv_kind kind)
 {
 	if ((unsigned int)kind >= ADV_NR_KINDS)
 		return "others";
-	return kind_names[kind];
+	return kinds[kind].name;
 }
 
 int adv_kind_parse(const char *name, enum adv_kind *kind)
@@ -36,27 +41,13 @@ int adv_kind_parse(const char *name, enum adv_kind *kind)
 	if (!name)
 		return -1;
 	for (k = 0; k < ADV_NR_KINDS; k++) {
-		if (!strcmp(name, kind_names[k])) {
+		if (!strcmp(name, kinds[k].name)) {
 			*kind = (enum adv_kind)k;
 			return 0;
 		}
 	}
 	return -1;
 }
-
-/* Each kind's value per family; -1: the family has no such advice. */
-static const struct {
-	int madv;
-	int fadv;
-} kind_values[ADV_NR_KINDS] = {
-	[ADV_NORMAL] = { MADV_NORMAL, POSIX_FADV_NORMAL },
-	[ADV_RANDOM] = { MADV_RANDOM, POSIX_FADV_RANDOM },
-	[ADV_SEQUENTIAL] = { MADV_SEQUENTIAL, POSIX_FADV_SEQUENTIAL },
-	[ADV_WILLNEED] = { MADV_WILLNEED, POSIX_FADV_WILLNEED },
-	[ADV_DONTNEED] = { MADV_DONTNEED, POSIX_FADV_DONTNEED },
-	[ADV_NOREUSE] = { -1, POSIX_FADV_NOREUSE },
-	[ADV_OTHER] = { -1, -1 },
-};
 
 const char *adv_family_name(enum adv_family family)
 {
@@ -82,7 +73,7 @@ static enum adv_kind kind_of(int advice, bool fadv)
 	int k;
 
 	for (k = 0; advice >= 0 && k < ADV_NR_KINDS; k++)
-		if ((fadv ? kind_values[k].fadv : kind_values[k].madv) == advice)
+		if ((fadv ? kinds[k].fadv : kinds[k].madv) == advice)
 			return (enum adv_kind)k;
 	return ADV_OTHER;
 }
@@ -106,12 +97,12 @@ int adv_to_madvise(enum adv_kind kind)
 {
 	if ((unsigned int)kind >= ADV_NR_KINDS)
 		return -1;
-	return kind_values[kind].madv;
+	return kinds[kind].madv;
 }
 
 int adv_to_fadvise(enum adv_kind kind)
 {
 	if ((unsigned int)kind >= ADV_NR_KINDS)
 		return -1;
-	return kind_values[kind].fadv;
+	return kinds[kind].fadv;
 }
