@@ -89,8 +89,8 @@ static int parse_workload(struct exp_parser *ps, const config_setting_t *g,
 			  int i, void *ctx)
 {
 	struct exp_workload *w = &ps->e->wl[i];
-	int thr = 0;
 	char what[64];
+	int thr = 0;
 
 	(void)ctx;
 	if (group_head(ps, g, "workloads", i, WL_KEYS, what, sizeof(what),

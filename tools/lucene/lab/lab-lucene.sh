@@ -31,8 +31,6 @@ set -eu
 build=$(cd "${1:-build}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
-vectors=${LUCENE_LAB_VECTORS:-100000}
-dims=${LUCENE_LAB_DIMS:-64}
 
 for b in advshim-lucene advshim-lucene.jar libadvshim.so advshim-watch advshim-load; do
 	[ -e "$build/$b" ] || { echo "lab-lucene: $build/$b is missing (make; Maven and a JDK 21+ for advshim-lucene)" >&2; exit 1; }
@@ -40,6 +38,8 @@ done
 sh "$here/runtime.sh" "$build"
 
 # The index: built once on this machine (deterministic), copied in.
+vectors=${LUCENE_LAB_VECTORS:-100000}
+dims=${LUCENE_LAB_DIMS:-64}
 idx=$build/lucene/lab-idx-$vectors-$dims
 if ! grep -q 'segments=1 ' "$idx.log" 2>/dev/null; then
 	echo "lab-lucene: building the index ($vectors x $dims) once into $idx"

@@ -25,13 +25,14 @@ set -eu
 build=$(cd "${1:-build}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
-vectors=${OS_LAB_VECTORS:-40000}
-dims=${OS_LAB_DIMS:-128}
 os=$build/advshim-opensearch
 
 [ -x "$os" ] || { echo "lab-opensearch: $os is missing (make; Maven and a JDK 21+)" >&2; exit 1; }
 sh "$here/runtime.sh" "$build"
 
+# The node's home with the index: loaded once on this machine, copied in.
+vectors=${OS_LAB_VECTORS:-40000}
+dims=${OS_LAB_DIMS:-128}
 home=$build/opensearch/lab-home-$vectors-$dims
 if [ ! -f "$home/loaded" ]; then
 	echo "lab-opensearch: loading the index ($vectors x $dims) once into $home"
