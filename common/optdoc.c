@@ -5,6 +5,7 @@
  */
 #include "common/optdoc.h"
 
+#include <errno.h>
 #include <string.h>
 
 int optdoc_short(const struct optdoc *o)
@@ -30,8 +31,20 @@ int optdoc_add(struct optdoc_set *s, const struct optdoc *d, size_t n)
 	size_t len = strlen(s->shortopts), i;
 	int c;
 
-	if (n > OPTDOC_MAX - s->nr)
+	if (n > OPTDOC_MAX - s->nr) {
+		s->bad = true;
+		fprintf(stderr, "%s: internal error: more than %d options\n",
+			program_invocation_short_name, OPTDOC_MAX);
 		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (optdoc_short(&d[i]) || d[i].val >= OPTDOC_LONG_ONLY)
+			continue;
+		s->bad = true;
+		fprintf(stderr, "%s: internal error: option --%s: value %d\n",
+			program_invocation_short_name, d[i].name, d[i].val);
+		return -1;
+	}
 	for (i = 0; i < n; i++) {
 		s->lo[s->nr + i] = (struct option){
 			.name = d[i].name,
@@ -53,6 +66,8 @@ int optdoc_add(struct optdoc_set *s, const struct optdoc *d, size_t n)
 
 int optdoc_getopt(const struct optdoc_set *s, int argc, char **argv)
 {
+	if (s->bad)
+		return '?';
 	return getopt_long(argc, argv, s->shortopts, s->lo, NULL);
 }
 
@@ -81,19 +96,19 @@ static int put_name(FILE *f, const struct optdoc *o, bool align_long)
 
 void optdoc_put(FILE *f, const struct optdoc *o, bool align_long)
 {
-	const char *w = o->help;
+	const char *w = o->help + strspn(o->help, " ");
+	bool first = true;
 	int col, len;
 
 	col = put_name(f, o, align_long);
-	if (col < 0)
-		return;
-	col += fprintf(f, "%*s", col <= OPTDOC_HELP_COL - 2 ?
-		       OPTDOC_HELP_COL - col : 2, "");
-	for (; *w; w += len + (w[len] == ' ')) {
+	if (col >= 0 && *w)
+		col += fprintf(f, "%*s", col <= OPTDOC_HELP_COL - 2 ?
+			       OPTDOC_HELP_COL - col : 2, "");
+	for (; col >= 0 && *w; w += len + strspn(w + len, " "), first = false) {
 		len = (int)strcspn(w, " ");
-		if (w != o->help && col + 1 + len > OPTDOC_WIDTH)
+		if (!first && col + 1 + len > OPTDOC_WIDTH)
 			col = fprintf(f, "\n%*s", OPTDOC_HELP_COL, "") - 1;
-		else if (w != o->help)
+		else if (!first)
 			col += fprintf(f, " ");
 		col += fprintf(f, "%.*s", len, w);
 	}

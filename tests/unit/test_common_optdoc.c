@@ -2,10 +2,13 @@
 /*
  * test_common_optdoc.c - one table of options as getopt_long's table and
  * short option string (parsed by the C library's getopt_long), and as
- * --help's lines: columns, alignment of long-only options, wrapping, a
- * full set refused whole.
+ * --help's lines: columns, alignment of long-only options, wrapping,
+ * runs of spaces, an empty help; a full set and a value getopt keeps for
+ * itself refused whole; the short option string filled to its last byte
+ * (make BUILD=build-asan SANITIZER=address check-common finds an overrun).
  */
 #include <criterion/criterion.h>
+#include <criterion/redirect.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +17,19 @@
 #include "common/optdoc.h"
 
 enum { O_LONG_ONLY = 256, O_FLAG };
+
+/* What the test wrote to its redirected stderr so far contains @want. */
+static void stderr_has(const char *want)
+{
+	static char buf[4096];
+	static size_t len;
+
+	fflush(stderr);
+	len += fread(buf + len, 1, sizeof(buf) - 1 - len,
+		     cr_get_redirected_stderr());
+	buf[len] = '\0';
+	cr_assert_not_null(strstr(buf, want), "stderr: \"%s\"", buf);
+}
 
 static const struct optdoc opts[] = {
 	{ "threads", 't', "N", "reader threads (default 4)" },
@@ -65,20 +81,45 @@ Test(optdoc, parsed_by_getopt_long)
 	cr_assert_str_eq(argv[optind], "rest");
 }
 
-Test(optdoc, full_set_refused_whole)
+/* Every option short with an argument, a two-character prefix: full. */
+Test(optdoc, full_set_refused_whole, .init = cr_redirect_stderr)
 {
 	static struct optdoc many[OPTDOC_MAX];
 	struct optdoc_set s;
 	size_t i;
 
 	for (i = 0; i < OPTDOC_MAX; i++)
-		many[i] = (struct optdoc){ "x", 'x', NULL, "" };
-	cr_assert_eq(optdoc_init(&s, "", many, OPTDOC_MAX - 1), 0);
-	cr_assert_eq(optdoc_add(&s, opts, 2), -1);
-	cr_assert_eq(s.nr, OPTDOC_MAX - 1, "unchanged");
-	cr_assert_eq(strlen(s.shortopts), OPTDOC_MAX - 1);
-	cr_assert_eq(optdoc_add(&s, opts + 2, 1), 0);
+		many[i] = (struct optdoc){ "x", 'x', "X", "" };
+	cr_assert_eq(optdoc_init(&s, "+:", many, OPTDOC_MAX - 1), 0);
+	cr_assert_eq(optdoc_add(&s, many, 1), 0);
+	cr_assert_not(s.bad);
+	cr_assert_eq(strlen(s.shortopts), 2 + 2 * OPTDOC_MAX);
+	cr_assert_eq(s.shortopts[sizeof(s.shortopts) - 1], '\0');
 	cr_assert_null(s.lo[OPTDOC_MAX].name);
+	cr_assert_eq(optdoc_add(&s, opts, 1), -1);
+	cr_assert_eq(s.nr, OPTDOC_MAX, "unchanged");
+	cr_assert(s.bad);
+	stderr_has(": internal error: more than 48 options\n");
+}
+
+/* Values getopt_long returns of its own (1, '?', ':') are refused. */
+Test(optdoc, value_getopt_keeps_refused, .init = cr_redirect_stderr)
+{
+	static const struct optdoc bad[] = {
+		{ "fine", 'f', NULL, "" },
+		{ "one", 1, NULL, "" },
+	};
+	char *argv[] = { "prog", "--fine", NULL };
+	struct optdoc_set s;
+
+	cr_assert_eq(optdoc_init(&s, "", bad, OPTDOC_NR(bad)), -1);
+	cr_assert_eq(s.nr, 0, "unchanged");
+	cr_assert_str_eq(s.shortopts, "");
+	optind = 0;
+	cr_assert_eq(optdoc_getopt(&s, 2, argv), '?', "a bad set stops the parse");
+	cr_assert_eq(optdoc_add(&s, &(struct optdoc){ "q", '?', NULL, "" }, 1), -1);
+	stderr_has(": internal error: option --one: value 1\n");
+	stderr_has(": internal error: option --q: value 63\n");
 }
 
 Test(optdoc, find)
@@ -135,6 +176,28 @@ Test(optdoc, long_name_pushes_help_two_spaces_on)
 	char *out = captured(put_unaligned_long_name);
 
 	cr_assert_str_eq(out, "  --a-very-long-option-name VALUE  help\n");
+	free(out);
+}
+
+static void put_spaced(FILE *f)
+{
+	const struct optdoc o = { "gap", 'g', NULL,
+		"  two  spaces   between words, and a long line so that the "
+		"wrap  comes after a run of  spaces  " };
+	const struct optdoc empty = { "empty", 0, NULL, "" };
+
+	optdoc_put(f, &o, true);
+	optdoc_put(f, &empty, false);
+}
+
+Test(optdoc, runs_of_spaces_count_as_one)
+{
+	char *out = captured(put_spaced);
+
+	cr_assert_str_eq(out,
+		"  -g, --gap                two spaces between words, and a long line so that\n"
+		"                           the wrap comes after a run of spaces\n"
+		"  --empty\n");
 	free(out);
 }
 
