@@ -144,8 +144,9 @@ enum { O_POLICY = 256 };
 
 static const struct optdoc run_opts[] = {
 	{ "config", 'c', "FILE",
-	  "the policy, exported as ADVSHIM_CONFIG (default /etc/advshim.conf "
-	  "if it exists, else the embedded one)" },
+	  "the policy, exported as ADVSHIM_CONFIG (with --seccomp the "
+	  "supervisor reads it); default $ADVSHIM_CONFIG, else "
+	  "/etc/advshim.conf if it exists, else the embedded one" },
 	{ "policy", O_POLICY, "FILE", "the same as --config" },
 	{ "log", 'l', "LEVEL",
 	  "ADVSHIM_LOG: off, warn, info or debug (with --seccomp the "
