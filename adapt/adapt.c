@@ -371,10 +371,12 @@ const char *adapt_reason_name(enum adapt_reason r)
 		[ADAPT_R_NOFIT] = "does not fit", [ADAPT_R_BAND] = "boundary",
 		[ADAPT_R_THRASH] = "thrashes under normal",
 		[ADAPT_R_GUARD_THRASH] = "faults under normal, guarded",
-		[ADAPT_R_GUARDED] = "guarded", [ADAPT_R_UNGUARDED] = "the watcher's mark gone",
+		[ADAPT_R_GUARDED] = "guarded",
+		[ADAPT_R_UNGUARDED] = "the watcher's mark gone",
 		[ADAPT_R_UNREADABLE] = "memcg unreadable",
 		[ADAPT_R_PERSIST] = "held: not yet persistent",
-		[ADAPT_R_DWELL] = "held: dwell time", [ADAPT_R_RATE] = "held: switch rate",
+		[ADAPT_R_DWELL] = "held: dwell time",
+		[ADAPT_R_RATE] = "held: switch rate",
 	};
 
 	return (unsigned int)r < ADAPT_R_NR ? names[r] : "?";

@@ -313,17 +313,11 @@ void det_failed(struct det_state *st, uint64_t now_ms)
 
 const char *det_verdict_name(enum det_verdict v)
 {
-	static const char *const names[] = {
-		[DET_HEALTHY] = "healthy",
-		[DET_NOT_TURNED] = "not_turned_over",
-		[DET_NOT_REFAULTING] = "not_refaulting",
-		[DET_NOTHING_EXPOSED] = "nothing_exposed",
-		[DET_INFLOW] = "inflow",
-		[DET_AGE] = "age",
-		[DET_RATE_LIMITED] = "rate_limited",
+#define DET_VERDICT_NAME(suffix, name)	[DET_##suffix] = #name,
+	static const char *const names[DET_NR_VERDICTS] = {
+		DET_VERDICTS(DET_VERDICT_NAME)
 	};
+#undef DET_VERDICT_NAME
 
-	if ((unsigned int)v >= sizeof(names) / sizeof(names[0]) || !names[v])
-		return "?";
-	return names[v];
+	return (unsigned int)v < DET_NR_VERDICTS ? names[v] : "?";
 }

@@ -105,15 +105,33 @@ struct det_sample {
 	struct det_gen gens[DET_MAX_GENS];
 };
 
+/*
+ * The verdicts, as X(DET_ suffix, name in the logs and metrics): the enum
+ * and det_verdict_name() come from this one list, the names are C
+ * identifiers (label and JSON safe).
+ *   HEALTHY          nothing evicted in the window, or no data
+ *   NOT_TURNED       the oldest generation not evicted round
+ *   NOT_REFAULTING   evictions do not come back
+ *   NOTHING_EXPOSED  thrash, nothing above F to move behind
+ *   INFLOW           thrash, a reader still fills above F
+ *   AGE              age now: out.steps commands
+ *   RATE_LIMITED     thrash, the burst exceeds the cap
+ */
+#define DET_VERDICTS(X)						\
+	X(HEALTHY, healthy)					\
+	X(NOT_TURNED, not_turned_over)				\
+	X(NOT_REFAULTING, not_refaulting)			\
+	X(NOTHING_EXPOSED, nothing_exposed)			\
+	X(INFLOW, inflow)					\
+	X(AGE, age)						\
+	X(RATE_LIMITED, rate_limited)
+
+#define DET_VERDICT_ENUM(suffix, name)	DET_##suffix,
 enum det_verdict {
-	DET_HEALTHY,		/* nothing evicted in the window, or no data */
-	DET_NOT_TURNED,		/* the oldest generation not evicted round */
-	DET_NOT_REFAULTING,	/* evictions do not come back */
-	DET_NOTHING_EXPOSED,	/* thrash, nothing above F to move behind */
-	DET_INFLOW,		/* thrash, a reader still fills above F */
-	DET_AGE,		/* age now: out.steps commands */
-	DET_RATE_LIMITED,	/* thrash, the burst exceeds the cap */
+	DET_VERDICTS(DET_VERDICT_ENUM)
+	DET_NR_VERDICTS
 };
+#undef DET_VERDICT_ENUM
 
 struct det_state {
 	bool have_prev;
