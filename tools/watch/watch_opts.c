@@ -61,8 +61,7 @@ static const struct fixed_opt tail_opts[] = {
 	{ "version", NULL, O_VERSION, NO_DEST, "the version" },
 };
 
-#define NR(a) (sizeof(a) / sizeof((a)[0]))
-#define NR_FIXED (NR(head_opts) + NR(tail_opts) + 1)	/* + --help */
+#define NR_FIXED (OPTDOC_NR(head_opts) + OPTDOC_NR(tail_opts) + 1)	/* + --help */
 
 /* put_opt - one option of --help, as every tool prints them (optdoc.c). */
 static void put_opt(FILE *f, const char *name, const char *metavar,
@@ -90,7 +89,7 @@ void watch_usage(FILE *f)
 	fprintf(f, "usage: advshim-watch [OPTION]...\n"
 		"Ages MGLRU (lru_gen) when a memcg's oldest generation "
 		"thrashes.\n\n");
-	put_fixed(f, head_opts, NR(head_opts));
+	put_fixed(f, head_opts, OPTDOC_NR(head_opts));
 	for (i = 0; i < watch_nr_settings; i++) {
 		s = &watch_settings[i];
 		if (s->type == WSET_BOOL)
@@ -103,7 +102,7 @@ void watch_usage(FILE *f)
 		put_opt(f, wset_opt_name(s, opt, sizeof(opt)),
 			wset_metavar(s, meta, sizeof(meta)), help);
 	}
-	put_fixed(f, tail_opts, NR(tail_opts));
+	put_fixed(f, tail_opts, OPTDOC_NR(tail_opts));
 	fprintf(f, "  -h, --help               this text\n");
 }
 
@@ -127,7 +126,7 @@ static void build_opts(struct option *lo, char (*names)[40])
 	const struct watch_setting *s;
 	size_t i;
 
-	lo = add_fixed(lo, head_opts, NR(head_opts));
+	lo = add_fixed(lo, head_opts, OPTDOC_NR(head_opts));
 	for (i = 0; i < watch_nr_settings; i++, lo++) {
 		s = &watch_settings[i];
 		lo->name = wset_opt_name(s, names[i], sizeof(names[i]));
@@ -136,7 +135,7 @@ static void build_opts(struct option *lo, char (*names)[40])
 		lo->flag = NULL;
 		lo->val = O_SETTING + (int)i;
 	}
-	lo = add_fixed(lo, tail_opts, NR(tail_opts));
+	lo = add_fixed(lo, tail_opts, OPTDOC_NR(tail_opts));
 	*lo++ = (struct option){ "help", no_argument, NULL, 'h' };
 	*lo = (struct option){ NULL, 0, NULL, 0 };
 }
@@ -185,10 +184,10 @@ static size_t fixed_dest(int c)
 {
 	size_t i;
 
-	for (i = 0; i < NR(head_opts); i++)
+	for (i = 0; i < OPTDOC_NR(head_opts); i++)
 		if (head_opts[i].val == c)
 			return head_opts[i].dest;
-	for (i = 0; i < NR(tail_opts); i++)
+	for (i = 0; i < OPTDOC_NR(tail_opts); i++)
 		if (tail_opts[i].val == c)
 			return tail_opts[i].dest;
 	return NO_DEST;
