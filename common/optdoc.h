@@ -23,8 +23,13 @@
 /* The number of options in a table (an array, not a pointer). */
 #define OPTDOC_NR(table)	(sizeof(table) / sizeof((table)[0]))
 
-/* The most options one optdoc_set holds (getopt's terminator apart). */
-#define OPTDOC_MAX		48
+/*
+ * The most options one optdoc_set holds (getopt's terminator apart); the
+ * largest table is advshim-watch's: 12 fixed options and up to 64
+ * settings (watch_opts.c asserts that they fit).  struct optdoc_set's
+ * arrays are sized from it.
+ */
+#define OPTDOC_MAX		80
 
 /*
  * One option.  @val is what getopt_long returns for it: an ASCII letter
