@@ -23,42 +23,38 @@ enum {
 struct fixed_opt {
 	const char *name;
 	const char *metavar;	/* NULL: no argument */
-	int val;
-	size_t dest;		/* the const char * it sets, or NO_DEST */
+	int val;		/* take_fixed() stores it */
 	const char *help;
 };
 
-#define DEST(f) offsetof(struct watch_opts, f)
-#define NO_DEST ((size_t)-1)
-
 /* Listed before the settings in --help ... */
 static const struct fixed_opt head_opts[] = {
-	{ "config", "FILE", O_CONFIG, DEST(config),
+	{ "config", "FILE", O_CONFIG,
 	  "read the `watch` group of an advshim policy" },
-	{ "once", NULL, O_ONCE, NO_DEST, "one poll, then exit" },
-	{ "replay", "DIR", O_REPLAY, DEST(replay),
+	{ "once", NULL, O_ONCE, "one poll, then exit" },
+	{ "replay", "DIR", O_REPLAY,
 	  "play a recorded run (DIR/frames.txt, DIR/arm.env) through the "
 	  "watcher as a dry run, print every decision and the bursts" },
 };
 
 /* ... and after them. */
 static const struct fixed_opt tail_opts[] = {
-	{ "log-format", "text|json", O_LOGFMT, NO_DEST,
+	{ "log-format", "text|json", O_LOGFMT,
 	  "decision log on stdout (text)" },
-	{ "metrics-file", "PATH", O_METRICS, DEST(metrics),
+	{ "metrics-file", "PATH", O_METRICS,
 	  "Prometheus textfile, replaced each poll (written to PATH.tmp, "
 	  "then renamed)" },
-	{ "metrics-listen", "ADDR:PORT", O_LISTEN, DEST(listen),
+	{ "metrics-listen", "ADDR:PORT", O_LISTEN,
 	  "serve GET /metrics over HTTP there (PORT alone: 127.0.0.1)" },
-	{ "debugfs-root", "DIR", O_DEBUGFS, DEST(debugfs),
+	{ "debugfs-root", "DIR", O_DEBUGFS,
 	  "directory holding lru_gen (/sys/kernel/debug); giving it also "
 	  "lifts the root requirement" },
-	{ "sysfs-root", "DIR", O_SYSFS, DEST(sysfs), "sysfs root (/sys)" },
-	{ "cgroup-root", "DIR", O_CGROOT, DEST(cgroup_root),
+	{ "sysfs-root", "DIR", O_SYSFS, "sysfs root (/sys)" },
+	{ "cgroup-root", "DIR", O_CGROOT,
 	  "cgroup mount (/sys/fs/cgroup; v1: DIR/memory)" },
-	{ "kernel", "X.Y", O_KERNEL, DEST(kernel),
+	{ "kernel", "X.Y", O_KERNEL,
 	  "use this kernel's write rules (default: uname)" },
-	{ "version", NULL, O_VERSION, NO_DEST, "the version" },
+	{ "version", NULL, O_VERSION, "the version" },
 };
 
 #define NR_FIXED (OPTDOC_NR(head_opts) + OPTDOC_NR(tail_opts) + 1)	/* + --help */
@@ -179,30 +175,43 @@ static int take_format(struct watch_opts *o, const char *arg)
 	return -1;
 }
 
-/* fixed_dest - where fixed option @c stores its argument, or NO_DEST. */
-static size_t fixed_dest(int c)
+/*
+ * fixed_dest - the field of @o that fixed option @c sets to its argument,
+ * or NULL when @c is not one of those.
+ */
+static const char **fixed_dest(struct watch_opts *o, int c)
 {
+	const struct {
+		int val;
+		const char **dest;
+	} d[] = {
+		{ O_CONFIG, &o->config },	{ O_REPLAY, &o->replay },
+		{ O_METRICS, &o->metrics },	{ O_LISTEN, &o->listen },
+		{ O_DEBUGFS, &o->debugfs },	{ O_SYSFS, &o->sysfs },
+		{ O_CGROOT, &o->cgroup_root },	{ O_KERNEL, &o->kernel },
+	};
 	size_t i;
 
-	for (i = 0; i < OPTDOC_NR(head_opts); i++)
-		if (head_opts[i].val == c)
-			return head_opts[i].dest;
-	for (i = 0; i < OPTDOC_NR(tail_opts); i++)
-		if (tail_opts[i].val == c)
-			return tail_opts[i].dest;
-	return NO_DEST;
+	for (i = 0; i < OPTDOC_NR(d); i++)
+		if (d[i].val == c)
+			return d[i].dest;
+	return NULL;
 }
 
-/* take_opt - one option; 0 ok, -1 bad (said), 1 exit 0 (help/version). */
-static int take_opt(struct watch_opts *o, int c, char *arg)
+/*
+ * take_fixed - fixed option @c (its argument @arg) into @o: a path or
+ * name into its field (fixed_dest), the others here; anything else
+ * getopt returns ('?', ':') is a usage error.  0 ok, -1 bad (said), 1
+ * exit 0 (help/version).
+ */
+static int take_fixed(struct watch_opts *o, int c, const char *arg)
 {
-	size_t dest = fixed_dest(c);
+	const char **dest = fixed_dest(o, c);
 
-	if (c >= O_SETTING && c < O_SETTING + (int)watch_nr_settings)
-		return take_setting(o, (size_t)(c - O_SETTING), arg);
-	if (dest != NO_DEST) {
-		*(const char **)((char *)o + dest) = arg;
-		o->debugfs_given |= c == O_DEBUGFS;
+	if (dest) {
+		*dest = arg;
+		if (c == O_DEBUGFS)
+			o->debugfs_given = true;
 		return 0;
 	}
 	switch (c) {
@@ -220,6 +229,14 @@ static int take_opt(struct watch_opts *o, int c, char *arg)
 	}
 	watch_usage(stderr);
 	return -1;
+}
+
+/* take_opt - one option; 0 ok, -1 bad (said), 1 exit 0 (help/version). */
+static int take_opt(struct watch_opts *o, int c, char *arg)
+{
+	if (c >= O_SETTING && c < O_SETTING + (int)watch_nr_settings)
+		return take_setting(o, (size_t)(c - O_SETTING), arg);
+	return take_fixed(o, c, arg);
 }
 
 int watch_opts_parse(int argc, char **argv, struct watch_opts *o)
