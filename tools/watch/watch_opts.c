@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * watch_opts.c - advshim-watch's options: the fixed ones and one per row
- * of the settings table.
+ * watch_opts.c - advshim-watch's options as optdoc rows (common/optdoc.h):
+ * the fixed ones and one per row of the settings table.
  */
 #include "tools/watch/watch_opts.h"
 
@@ -20,127 +20,133 @@ enum {
 	O_SETTING = 512,	/* + index in watch_settings[] */
 };
 
-struct fixed_opt {
-	const char *name;
-	const char *metavar;	/* NULL: no argument */
-	int val;		/* take_fixed() stores it */
-	const char *help;
-};
-
 /* Listed before the settings in --help ... */
-static const struct fixed_opt head_opts[] = {
-	{ "config", "FILE", O_CONFIG,
+static const struct optdoc head_opts[] = {
+	{ "config", O_CONFIG, "FILE",
 	  "read the `watch` group of an advshim policy" },
-	{ "once", NULL, O_ONCE, "one poll, then exit" },
-	{ "replay", "DIR", O_REPLAY,
+	{ "once", O_ONCE, NULL, "one poll, then exit" },
+	{ "replay", O_REPLAY, "DIR",
 	  "play a recorded run (DIR/frames.txt, DIR/arm.env) through the "
 	  "watcher as a dry run, print every decision and the bursts" },
 };
 
-/* ... and after them. */
-static const struct fixed_opt tail_opts[] = {
-	{ "log-format", "text|json", O_LOGFMT,
+/* ... and after them.  take_fixed() stores each one. */
+static const struct optdoc tail_opts[] = {
+	{ "log-format", O_LOGFMT, "text|json",
 	  "decision log on stdout (text)" },
-	{ "metrics-file", "PATH", O_METRICS,
+	{ "metrics-file", O_METRICS, "PATH",
 	  "Prometheus textfile, replaced each poll (written to PATH.tmp, "
 	  "then renamed)" },
-	{ "metrics-listen", "ADDR:PORT", O_LISTEN,
+	{ "metrics-listen", O_LISTEN, "ADDR:PORT",
 	  "serve GET /metrics over HTTP there (PORT alone: 127.0.0.1)" },
-	{ "debugfs-root", "DIR", O_DEBUGFS,
+	{ "debugfs-root", O_DEBUGFS, "DIR",
 	  "directory holding lru_gen (/sys/kernel/debug); giving it also "
 	  "lifts the root requirement" },
-	{ "sysfs-root", "DIR", O_SYSFS, "sysfs root (/sys)" },
-	{ "cgroup-root", "DIR", O_CGROOT,
+	{ "sysfs-root", O_SYSFS, "DIR", "sysfs root (/sys)" },
+	{ "cgroup-root", O_CGROOT, "DIR",
 	  "cgroup mount (/sys/fs/cgroup; v1: DIR/memory)" },
-	{ "kernel", "X.Y", O_KERNEL,
+	{ "kernel", O_KERNEL, "X.Y",
 	  "use this kernel's write rules (default: uname)" },
-	{ "version", NULL, O_VERSION, "the version" },
+	{ "version", O_VERSION, NULL, "the version" },
+	{ "help", 'h', NULL, "this text" },
 };
 
-#define NR_FIXED (OPTDOC_NR(head_opts) + OPTDOC_NR(tail_opts) + 1)	/* + --help */
+#define NR_FIXED (OPTDOC_NR(head_opts) + OPTDOC_NR(tail_opts))
 
-/* put_opt - one option of --help, as every tool prints them (optdoc.c). */
-static void put_opt(FILE *f, const char *name, const char *metavar,
-		    const char *help)
+_Static_assert(NR_FIXED + WATCH_MAX_SETTINGS <= OPTDOC_MAX,
+	       "one optdoc_set holds every option advshim-watch may have");
+
+/* Room for a setting's option name and for an enum's metavar. */
+#define OPT_NAME_LEN	40
+#define OPT_META_LEN	128
+
+/*
+ * setting_opt - watch_settings[@i] as an option: its name written into
+ * @name (OPT_NAME_LEN bytes), an enum's metavar into @meta (OPT_META_LEN
+ * bytes), the row's help phrase as it is.
+ */
+static struct optdoc setting_opt(size_t i, char *name, char *meta)
 {
-	const struct optdoc d = { name, 0, metavar, help };
+	const struct watch_setting *s = &watch_settings[i];
 
-	optdoc_put(f, &d, false);
+	return (struct optdoc){
+		.name = wset_opt_name(s, name, OPT_NAME_LEN),
+		.val = O_SETTING + (int)i,
+		.metavar = wset_metavar(s, meta, OPT_META_LEN),
+		.help = s->help,
+	};
 }
 
-static void put_fixed(FILE *f, const struct fixed_opt *o, size_t n)
+/* setting_help - @s's --help text: with its default, or "repeatable". */
+static const char *setting_help(const struct watch_setting *s, char *buf,
+				size_t size)
+{
+	char def[64];
+
+	if (s->type == WSET_BOOL)
+		return s->help;
+	if (s->type == WSET_PATHS)
+		snprintf(buf, size, "%s; repeatable", s->help);
+	else
+		snprintf(buf, size, "%s (%s)", s->help,
+			 wset_format_default(s, def, sizeof(def)));
+	return buf;
+}
+
+/* put_opts - the --help lines of the @n options of @d, unaligned. */
+static void put_opts(FILE *f, const struct optdoc *d, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		put_opt(f, o[i].name, o[i].metavar, o[i].help);
+		optdoc_put(f, &d[i], false);
 }
 
 void watch_usage(FILE *f)
 {
-	const struct watch_setting *s;
-	char opt[40], meta[128], help[512], def[64];
+	char name[OPT_NAME_LEN], meta[OPT_META_LEN], help[512];
+	struct optdoc d;
 	size_t i;
 
-	fprintf(f, "usage: advshim-watch [OPTION]...\n"
-		"Ages MGLRU (lru_gen) when a memcg's oldest generation "
-		"thrashes.\n\n");
-	put_fixed(f, head_opts, OPTDOC_NR(head_opts));
+	fputs("usage: advshim-watch [OPTION]...\n"
+	      "Ages MGLRU (lru_gen) when a memcg's oldest generation "
+	      "thrashes.\n\n", f);
+	put_opts(f, head_opts, OPTDOC_NR(head_opts));
 	for (i = 0; i < watch_nr_settings; i++) {
-		s = &watch_settings[i];
-		if (s->type == WSET_BOOL)
-			snprintf(help, sizeof(help), "%s", s->help);
-		else if (s->type == WSET_PATHS)
-			snprintf(help, sizeof(help), "%s; repeatable", s->help);
-		else
-			snprintf(help, sizeof(help), "%s (%s)", s->help,
-				 wset_format_default(s, def, sizeof(def)));
-		put_opt(f, wset_opt_name(s, opt, sizeof(opt)),
-			wset_metavar(s, meta, sizeof(meta)), help);
+		d = setting_opt(i, name, meta);
+		d.help = setting_help(&watch_settings[i], help, sizeof(help));
+		optdoc_put(f, &d, false);
 	}
-	put_fixed(f, tail_opts, OPTDOC_NR(tail_opts));
-	fprintf(f, "  -h, --help               this text\n");
+	put_opts(f, tail_opts, OPTDOC_NR(tail_opts));
 }
 
-static struct option *add_fixed(struct option *lo, const struct fixed_opt *o,
-				size_t n)
+/*
+ * build_opts - every option into @set in --help's order (glibc lists an
+ * ambiguous abbreviation's candidates in it); the settings' names, which
+ * @set points at, into @names.  The set keeps no metavar, so one @meta
+ * serves every row.  0, or -1 (optdoc_add said why).
+ */
+static int build_opts(struct optdoc_set *set, char (*names)[OPT_NAME_LEN])
 {
+	char meta[OPT_META_LEN];
+	struct optdoc d;
 	size_t i;
 
-	for (i = 0; i < n; i++, lo++) {
-		lo->name = o[i].name;
-		lo->has_arg = o[i].metavar ? required_argument : no_argument;
-		lo->flag = NULL;
-		lo->val = o[i].val;
+	if (optdoc_init(set, "", head_opts, OPTDOC_NR(head_opts)))
+		return -1;
+	for (i = 0; i < watch_nr_settings; i++) {
+		d = setting_opt(i, names[i], meta);
+		if (optdoc_add(set, &d, 1))
+			return -1;
 	}
-	return lo;
-}
-
-/* build_opts - getopt's table into @lo; option names into @names. */
-static void build_opts(struct option *lo, char (*names)[40])
-{
-	const struct watch_setting *s;
-	size_t i;
-
-	lo = add_fixed(lo, head_opts, OPTDOC_NR(head_opts));
-	for (i = 0; i < watch_nr_settings; i++, lo++) {
-		s = &watch_settings[i];
-		lo->name = wset_opt_name(s, names[i], sizeof(names[i]));
-		lo->has_arg = s->type == WSET_BOOL ? no_argument :
-			      required_argument;
-		lo->flag = NULL;
-		lo->val = O_SETTING + (int)i;
-	}
-	lo = add_fixed(lo, tail_opts, OPTDOC_NR(tail_opts));
-	*lo++ = (struct option){ "help", no_argument, NULL, 'h' };
-	*lo = (struct option){ NULL, 0, NULL, 0 };
+	return optdoc_add(set, tail_opts, OPTDOC_NR(tail_opts));
 }
 
 /* take_setting - --KEY VALUE (or the flag --KEY) of table row @i. */
 static int take_setting(struct watch_opts *o, size_t i, const char *arg)
 {
 	const struct watch_setting *s = &watch_settings[i];
-	char name[48], opt[40], why[256];
+	char name[OPT_NAME_LEN + 2], opt[OPT_NAME_LEN], why[256];
 	int ret;
 
 	snprintf(name, sizeof(name), "--%s",
@@ -241,8 +247,8 @@ static int take_opt(struct watch_opts *o, int c, char *arg)
 
 int watch_opts_parse(int argc, char **argv, struct watch_opts *o)
 {
-	struct option lo[NR_FIXED + WATCH_MAX_SETTINGS + 1];
-	char names[WATCH_MAX_SETTINGS][40];
+	char names[WATCH_MAX_SETTINGS][OPT_NAME_LEN];
+	struct optdoc_set set;
 	int c, ret;
 
 	memset(o, 0, sizeof(*o));
@@ -256,9 +262,10 @@ int watch_opts_parse(int argc, char **argv, struct watch_opts *o)
 			watch_nr_settings, WATCH_MAX_SETTINGS);
 		return -1;
 	}
-	build_opts(lo, names);
+	if (build_opts(&set, names))
+		return -1;
 	optind = 0;	/* glibc: start over, even after an earlier parse */
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+	while ((c = optdoc_getopt(&set, argc, argv)) != -1) {
 		ret = take_opt(o, c, optarg);
 		if (ret)
 			return ret;
