@@ -25,7 +25,10 @@ const struct watch_setting watch_settings[] = {
 	{ "interval_ms", NULL, WSET_UINT, WSET_FIELD(interval_ms),
 	  .lo = 10, .hi = 3600000, .def = 1000, .unit = "ms",
 	  .help = "poll period",
-	  .doc = "Poll period: how often lru_gen is read." },
+	  .doc = "Poll period: how often lru_gen is read.  A burst comes "
+		 "one poll or more after a cold read ends, so a shorter "
+		 "period ends a stall sooner; each poll reads lru_gen_full "
+		 "once (about 1-2 ms of CPU for 1,000 memcgs)." },
 	{ "dry_run", NULL, WSET_BOOL, WSET_FIELD(dry_run),
 	  .def = 0,
 	  .help = "log the command instead of writing it",
