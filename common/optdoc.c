@@ -115,15 +115,20 @@ void optdoc_put(FILE *f, const struct optdoc *o, bool align_long)
 	fputc('\n', f);
 }
 
-void optdoc_help(FILE *f, const char *head, const struct optdoc *d, size_t n,
-		 const char *tail)
+void optdoc_put_n(FILE *f, const struct optdoc *d, size_t n, bool align_long)
 {
 	size_t i;
 
+	for (i = 0; i < n; i++)
+		optdoc_put(f, &d[i], align_long);
+}
+
+void optdoc_help(FILE *f, const char *head, const struct optdoc *d, size_t n,
+		 const char *tail)
+{
 	if (head)
 		fputs(head, f);
-	for (i = 0; i < n; i++)
-		optdoc_put(f, &d[i], true);
+	optdoc_put_n(f, d, n, true);
 	if (tail)
 		fputs(tail, f);
 }

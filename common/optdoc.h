@@ -99,6 +99,12 @@ const struct optdoc *optdoc_find(const struct optdoc *d, size_t n, int val);
 void optdoc_put(FILE *f, const struct optdoc *o, bool align_long);
 
 /*
+ * optdoc_put_n - optdoc_put() of each of the @n options of @d, in order,
+ * with @align_long as optdoc_put() takes it.
+ */
+void optdoc_put_n(FILE *f, const struct optdoc *d, size_t n, bool align_long);
+
+/*
  * optdoc_help - --help, or a part of it: @head as it is (NULL: nothing),
  * optdoc_put() of each of the @n options of @d (long-only ones aligned
  * under the long names), then @tail as it is (NULL: nothing).

@@ -93,15 +93,6 @@ static const char *setting_help(const struct watch_setting *s, char *buf,
 	return buf;
 }
 
-/* put_opts - the --help lines of the @n options of @d, unaligned. */
-static void put_opts(FILE *f, const struct optdoc *d, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		optdoc_put(f, &d[i], false);
-}
-
 void watch_usage(FILE *f)
 {
 	char name[OPT_NAME_LEN], meta[OPT_META_LEN], help[512];
@@ -111,13 +102,13 @@ void watch_usage(FILE *f)
 	fputs("usage: advshim-watch [OPTION]...\n"
 	      "Ages MGLRU (lru_gen) when a memcg's oldest generation "
 	      "thrashes.\n\n", f);
-	put_opts(f, head_opts, OPTDOC_NR(head_opts));
+	optdoc_put_n(f, head_opts, OPTDOC_NR(head_opts), false);
 	for (i = 0; i < watch_nr_settings; i++) {
 		d = setting_opt(i, name, meta);
 		d.help = setting_help(&watch_settings[i], help, sizeof(help));
 		optdoc_put(f, &d, false);
 	}
-	put_opts(f, tail_opts, OPTDOC_NR(tail_opts));
+	optdoc_put_n(f, tail_opts, OPTDOC_NR(tail_opts), false);
 }
 
 /*
